@@ -1,0 +1,14 @@
+//! tool-result-pruner: prunes the tool results coding agents keep in context.
+//!
+//! The core works on text as UTF-16 code units (as JavaScript holds it) and
+//! knows nothing of Node: [`head_tail`] is upstream's transform,
+//! [`session`] prunes a whole session log through a trait. The Node-API
+//! binding (feature `napi`, on by default) is glue over these modules.
+
+pub mod config;
+pub mod head_tail;
+pub mod session;
+pub mod text;
+
+#[cfg(feature = "napi")]
+mod binding;
