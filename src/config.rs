@@ -63,11 +63,7 @@ impl Budgets {
         if emitted > u128::from(threshold) {
             return Err(ConfigError::MarkerDoesNotFit { emitted, threshold });
         }
-        Ok(Budgets {
-            threshold,
-            head,
-            tail,
-        })
+        Ok(Budgets { threshold, head, tail })
     }
 
     /// Prune when the text is longer than this many code points.
@@ -88,11 +84,7 @@ impl Budgets {
 
 impl Default for Budgets {
     fn default() -> Self {
-        Budgets {
-            threshold: DEFAULT_THRESHOLD,
-            head: DEFAULT_HEAD,
-            tail: DEFAULT_TAIL,
-        }
+        Budgets { threshold: DEFAULT_THRESHOLD, head: DEFAULT_HEAD, tail: DEFAULT_TAIL }
     }
 }
 
@@ -114,17 +106,8 @@ mod tests {
 
     #[test]
     fn refuses_zero_threshold_and_overfull_budgets() {
-        assert_eq!(
-            Budgets::new(0, 0, 0),
-            Err(ConfigError::ThresholdNotPositive)
-        );
-        assert_eq!(
-            Budgets::new(100, 50, 12),
-            Err(ConfigError::MarkerDoesNotFit {
-                emitted: 101,
-                threshold: 100
-            })
-        );
+        assert_eq!(Budgets::new(0, 0, 0), Err(ConfigError::ThresholdNotPositive));
+        assert_eq!(Budgets::new(100, 50, 12), Err(ConfigError::MarkerDoesNotFit { emitted: 101, threshold: 100 }));
         assert!(Budgets::new(101, 50, 12).is_ok());
         assert!(Budgets::new(u64::MAX, u64::MAX, u64::MAX).is_err());
         assert_eq!(

@@ -88,17 +88,13 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
         if head_points == tail_from && !with_marker {
             // Nothing of this block is removed.
             if len > 0 {
-                pieces.push(Piece::Text {
-                    block: index,
-                    text: NewText::Unchanged,
-                });
+                pieces.push(Piece::Text { block: index, text: NewText::Unchanged });
             }
             continue;
         }
         let head_end = offset_after(text, head_points as usize);
         // Walk from the head cut rather than from the start.
-        let tail_start =
-            head_end + offset_after(&text[head_end..], (tail_from - head_points) as usize);
+        let tail_start = head_end + offset_after(&text[head_end..], (tail_from - head_points) as usize);
         let mut out = Vec::with_capacity(head_end + marker.len() + text.len() - tail_start);
         out.extend_from_slice(&text[..head_end]);
         if with_marker {
@@ -106,42 +102,23 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
         }
         out.extend_from_slice(&text[tail_start..]);
         if !out.is_empty() {
-            pieces.push(Piece::Text {
-                block: index,
-                text: NewText::Replaced(out),
-            });
+            pieces.push(Piece::Text { block: index, text: NewText::Replaced(out) });
         }
     }
-    debug_assert!(
-        marker_placed,
-        "an over-budget text always has a removed span"
-    );
+    debug_assert!(marker_placed, "an over-budget text always has a removed span");
     let chars_after = budgets.head() + crate::config::PRUNE_MARKER_LEN + budgets.tail();
-    Some(Pruned {
-        pieces,
-        chars_before: total,
-        chars_after,
-    })
+    Some(Pruned { pieces, chars_before: total, chars_after })
 }
 
 /// The text blocks of a pruned result, in order, as UTF-16.
-pub fn render_texts<'a>(
-    blocks: &'a [Block<'a>],
-    pruned: &'a Pruned,
-) -> impl Iterator<Item = &'a [u16]> + 'a {
+pub fn render_texts<'a>(blocks: &'a [Block<'a>], pruned: &'a Pruned) -> impl Iterator<Item = &'a [u16]> + 'a {
     pruned.pieces.iter().filter_map(move |piece| match piece {
         Piece::Keep(_) => None,
-        Piece::Text {
-            block,
-            text: NewText::Unchanged,
-        } => match blocks[*block] {
+        Piece::Text { block, text: NewText::Unchanged } => match blocks[*block] {
             Block::Text(t) => Some(t),
             Block::Other => None,
         },
-        Piece::Text {
-            text: NewText::Replaced(t),
-            ..
-        } => Some(t.as_slice()),
+        Piece::Text { text: NewText::Replaced(t), .. } => Some(t.as_slice()),
     })
 }
 
@@ -156,9 +133,7 @@ mod tests {
     }
 
     fn texts(blocks: &[Block<'_>], pruned: &Pruned) -> Vec<String> {
-        render_texts(blocks, pruned)
-            .map(String::from_utf16_lossy)
-            .collect()
+        render_texts(blocks, pruned).map(String::from_utf16_lossy).collect()
     }
 
     #[test]
@@ -169,22 +144,10 @@ mod tests {
 
     #[test]
     fn single_block_keeps_head_marker_tail() {
-        let t = utf16(&format!(
-            "{}{}{}",
-            "h".repeat(10),
-            "m".repeat(100),
-            "t".repeat(10)
-        ));
+        let t = utf16(&format!("{}{}{}", "h".repeat(10), "m".repeat(100), "t".repeat(10)));
         let blocks = [Block::Text(&t)];
         let p = prune(&blocks, &budgets(60, 10, 10)).unwrap();
-        assert_eq!(
-            texts(&blocks, &p),
-            [format!(
-                "{}{PRUNE_MARKER}{}",
-                "h".repeat(10),
-                "t".repeat(10)
-            )]
-        );
+        assert_eq!(texts(&blocks, &p), [format!("{}{PRUNE_MARKER}{}", "h".repeat(10), "t".repeat(10))]);
         assert_eq!((p.chars_before, p.chars_after), (120, 59));
     }
 
@@ -194,30 +157,15 @@ mod tests {
         let b = utf16(&"b".repeat(80));
         let c = utf16("cccc");
         let empty = utf16("");
-        let blocks = [
-            Block::Text(&a),
-            Block::Other,
-            Block::Text(&empty),
-            Block::Text(&b),
-            Block::Text(&c),
-        ];
+        let blocks = [Block::Text(&a), Block::Other, Block::Text(&empty), Block::Text(&b), Block::Text(&c)];
         let p = prune(&blocks, &budgets(50, 4, 4)).unwrap();
         assert_eq!(
             p.pieces,
             vec![
-                Piece::Text {
-                    block: 0,
-                    text: NewText::Unchanged
-                },
+                Piece::Text { block: 0, text: NewText::Unchanged },
                 Piece::Keep(1),
-                Piece::Text {
-                    block: 3,
-                    text: NewText::Replaced(utf16(PRUNE_MARKER))
-                },
-                Piece::Text {
-                    block: 4,
-                    text: NewText::Unchanged
-                },
+                Piece::Text { block: 3, text: NewText::Replaced(utf16(PRUNE_MARKER)) },
+                Piece::Text { block: 4, text: NewText::Unchanged },
             ]
         );
     }
@@ -227,17 +175,9 @@ mod tests {
         let a = utf16(&"a".repeat(10));
         let b = utf16(&"b".repeat(90));
         let empty = utf16("");
-        let blocks = [
-            Block::Text(&empty),
-            Block::Text(&a),
-            Block::Text(&empty),
-            Block::Text(&b),
-        ];
+        let blocks = [Block::Text(&empty), Block::Text(&a), Block::Text(&empty), Block::Text(&b)];
         let p = prune(&blocks, &budgets(60, 10, 10)).unwrap();
-        assert_eq!(
-            texts(&blocks, &p),
-            ["a".repeat(10), format!("{PRUNE_MARKER}{}", "b".repeat(10))]
-        );
+        assert_eq!(texts(&blocks, &p), ["a".repeat(10), format!("{PRUNE_MARKER}{}", "b".repeat(10))]);
     }
 
     #[test]
@@ -246,13 +186,7 @@ mod tests {
         t.insert(0, 0xDC00); // lone low surrogate first
         let blocks = [Block::Text(&t)];
         let p = prune(&blocks, &budgets(50, 3, 2)).unwrap();
-        let Piece::Text {
-            text: NewText::Replaced(out),
-            ..
-        } = &p.pieces[0]
-        else {
-            panic!()
-        };
+        let Piece::Text { text: NewText::Replaced(out), .. } = &p.pieces[0] else { panic!() };
         let mut want = vec![0xDC00];
         want.extend(utf16("😀😀"));
         want.extend(utf16(PRUNE_MARKER));

@@ -12,11 +12,19 @@ use crate::head_tail::{Block, Pruned};
 /// A session event's sequence number.
 pub type Seq = u64;
 
+/// A tool result's content blocks, as the core reads them.
+pub trait BlockList {
+    /// Text blocks as UTF-16, every other block opaque, in order.
+    fn blocks(&self) -> Vec<Block<'_>>;
+}
+
 /// What [`prune_session`] needs from a session log. Every method may fail
 /// with the host's error, which is passed through unchanged.
 pub trait SessionLog {
     /// The host's handle to one `tool/result` event.
     type Event;
+    /// The host's copy of one result's content blocks.
+    type Content: BlockList;
     /// The host's tool-call identity, reported back unchanged.
     type CallId;
     /// The host's token price of a message.
@@ -30,13 +38,14 @@ pub trait SessionLog {
     fn surface(&mut self) -> Result<Vec<Seq>, Self::Error>;
     /// The event at `seq` when it is a `tool/result`, else `None`.
     fn tool_result(&mut self, seq: Seq) -> Result<Option<Self::Event>, Self::Error>;
-    /// The result's content blocks: `Some(text)` as UTF-16 for text blocks,
-    /// `None` for every other block.
-    fn content(&mut self, event: &Self::Event) -> Result<Vec<Option<Vec<u16>>>, Self::Error>;
-    /// The replacement for `event`: all of its data, content rebuilt from `pruned`.
+    /// The result's content blocks.
+    fn content(&mut self, event: &Self::Event) -> Result<Self::Content, Self::Error>;
+    /// The replacement for `event`: all of its data, with the content
+    /// rebuilt from `content` as `pruned` says.
     fn build_replacement(
         &mut self,
         event: &Self::Event,
+        content: &Self::Content,
         pruned: &Pruned,
     ) -> Result<Self::Replacement, Self::Error>;
     /// The token price of `event`'s message, which the replacement shadows.
@@ -45,11 +54,7 @@ pub trait SessionLog {
     fn append_prune(&mut self, seq: Seq, price: Self::Price) -> Result<(), Self::Error>;
     /// Appends the replacement with surface op `replace seq..=seq` citing
     /// `seq`; returns the appended event's seq.
-    fn append_replacement(
-        &mut self,
-        seq: Seq,
-        replacement: Self::Replacement,
-    ) -> Result<Seq, Self::Error>;
+    fn append_replacement(&mut self, seq: Seq, replacement: Self::Replacement) -> Result<Seq, Self::Error>;
     /// The tool-call identity of `event`.
     fn call_id(&mut self, event: &Self::Event) -> Result<Self::CallId, Self::Error>;
 }
@@ -90,20 +95,13 @@ where
             candidates.push((seq, event));
         }
     }
-    let mut report = PruneReport {
-        pruned: Vec::new(),
-        chars_removed: 0,
-    };
+    let mut report = PruneReport { pruned: Vec::new(), chars_removed: 0 };
     for (seq, event) in candidates {
-        let texts = log.content(&event)?;
-        let blocks: Vec<Block<'_>> = texts
-            .iter()
-            .map(|t| t.as_deref().map_or(Block::Other, Block::Text))
-            .collect();
-        let Some(pruned) = prune(&blocks) else {
+        let content = log.content(&event)?;
+        let Some(pruned) = prune(&content.blocks()) else {
             continue;
         };
-        let replacement = log.build_replacement(&event, &pruned)?;
+        let replacement = log.build_replacement(&event, &content, &pruned)?;
         let price = log.shadow_price(&event)?;
         log.append_prune(seq, price)?;
         let replacement_seq = log.append_replacement(seq, replacement)?;
@@ -124,8 +122,8 @@ where
 /// An in-memory session log with the surface rules `prune_session` relies
 /// on; for Rust callers and tests.
 pub mod memory {
-    use super::{Seq, SessionLog};
-    use crate::head_tail::{NewText, Piece, Pruned};
+    use super::{BlockList, Seq, SessionLog};
+    use crate::head_tail::{Block, NewText, Piece, Pruned};
 
     /// A content block of a [`MemoryLog`] tool result.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,15 +133,17 @@ pub mod memory {
         Rich(String),
     }
 
+    impl BlockList for Vec<MemBlock> {
+        fn blocks(&self) -> Vec<Block<'_>> {
+            self.iter().map(|b| if let MemBlock::Text(t) = b { Block::Text(t) } else { Block::Other }).collect()
+        }
+    }
+
     /// An event of a [`MemoryLog`].
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum MemEvent {
         /// A tool result; `replaces` is set on replacements.
-        ToolResult {
-            call_id: String,
-            content: Vec<MemBlock>,
-            replaces: Option<Seq>,
-        },
+        ToolResult { call_id: String, content: Vec<MemBlock>, replaces: Option<Seq> },
         /// A shadow-price event for one node.
         Prune { shadowed: Seq, price: u64 },
         /// Any other event that joins the surface (a user or assistant message).
@@ -181,11 +181,7 @@ pub mod memory {
         fn guarded_append(&mut self) -> Result<(), Rejected> {
             let n = self.appends;
             self.appends += 1;
-            if self.fail_at_append == Some(n) {
-                Err(Rejected(self.events.len() as Seq))
-            } else {
-                Ok(())
-            }
+            if self.fail_at_append == Some(n) { Err(Rejected(self.events.len() as Seq)) } else { Ok(()) }
         }
     }
 
@@ -204,6 +200,7 @@ pub mod memory {
 
     impl SessionLog for MemoryLog {
         type Event = Seq;
+        type Content = Vec<MemBlock>;
         type CallId = String;
         type Price = u64;
         type Replacement = MemEvent;
@@ -214,85 +211,46 @@ pub mod memory {
         }
 
         fn tool_result(&mut self, seq: Seq) -> Result<Option<Seq>, Rejected> {
-            Ok(matches!(
-                self.events.get(seq as usize),
-                Some(MemEvent::ToolResult { .. })
-            )
-            .then_some(seq))
+            Ok(matches!(self.events.get(seq as usize), Some(MemEvent::ToolResult { .. })).then_some(seq))
         }
 
-        fn content(&mut self, event: &Seq) -> Result<Vec<Option<Vec<u16>>>, Rejected> {
-            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else {
-                unreachable!()
-            };
-            Ok(content
-                .iter()
-                .map(|b| {
-                    if let MemBlock::Text(t) = b {
-                        Some(t.clone())
-                    } else {
-                        None
-                    }
-                })
-                .collect())
+        fn content(&mut self, event: &Seq) -> Result<Vec<MemBlock>, Rejected> {
+            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else { unreachable!() };
+            Ok(content.clone())
         }
 
         fn build_replacement(
             &mut self,
             event: &Seq,
+            content: &Vec<MemBlock>,
             pruned: &Pruned,
         ) -> Result<MemEvent, Rejected> {
-            let MemEvent::ToolResult {
-                call_id, content, ..
-            } = &self.events[*event as usize]
-            else {
-                unreachable!()
-            };
+            let MemEvent::ToolResult { call_id, .. } = &self.events[*event as usize] else { unreachable!() };
             let content = pruned
                 .pieces
                 .iter()
                 .map(|piece| match piece {
-                    Piece::Keep(i)
-                    | Piece::Text {
-                        block: i,
-                        text: NewText::Unchanged,
-                    } => content[*i].clone(),
-                    Piece::Text {
-                        text: NewText::Replaced(t),
-                        ..
-                    } => MemBlock::Text(t.clone()),
+                    Piece::Keep(i) | Piece::Text { block: i, text: NewText::Unchanged } => content[*i].clone(),
+                    Piece::Text { text: NewText::Replaced(t), .. } => MemBlock::Text(t.clone()),
                 })
                 .collect();
-            Ok(MemEvent::ToolResult {
-                call_id: call_id.clone(),
-                content,
-                replaces: Some(*event),
-            })
+            Ok(MemEvent::ToolResult { call_id: call_id.clone(), content, replaces: Some(*event) })
         }
 
         fn shadow_price(&mut self, event: &Seq) -> Result<u64, Rejected> {
-            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else {
-                unreachable!()
-            };
+            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else { unreachable!() };
             Ok(price(content))
         }
 
         fn append_prune(&mut self, seq: Seq, price: u64) -> Result<(), Rejected> {
             self.guarded_append()?;
-            self.events.push(MemEvent::Prune {
-                shadowed: seq,
-                price,
-            });
+            self.events.push(MemEvent::Prune { shadowed: seq, price });
             Ok(())
         }
 
         fn append_replacement(&mut self, seq: Seq, replacement: MemEvent) -> Result<Seq, Rejected> {
             self.guarded_append()?;
-            let at = self
-                .surface
-                .iter()
-                .position(|&s| s == seq)
-                .ok_or(Rejected(seq))?;
+            let at = self.surface.iter().position(|&s| s == seq).ok_or(Rejected(seq))?;
             let new_seq = self.events.len() as Seq;
             self.events.push(replacement);
             self.surface[at] = new_seq;
@@ -300,9 +258,7 @@ pub mod memory {
         }
 
         fn call_id(&mut self, event: &Seq) -> Result<String, Rejected> {
-            let MemEvent::ToolResult { call_id, .. } = &self.events[*event as usize] else {
-                unreachable!()
-            };
+            let MemEvent::ToolResult { call_id, .. } = &self.events[*event as usize] else { unreachable!() };
             Ok(call_id.clone())
         }
     }
@@ -317,11 +273,7 @@ mod tests {
     use crate::text::utf16;
 
     fn result(call: &str, text: &str) -> MemEvent {
-        MemEvent::ToolResult {
-            call_id: call.into(),
-            content: vec![MemBlock::Text(utf16(text))],
-            replaces: None,
-        }
+        MemEvent::ToolResult { call_id: call.into(), content: vec![MemBlock::Text(utf16(text))], replaces: None }
     }
 
     fn sample() -> MemoryLog {
@@ -343,27 +295,12 @@ mod tests {
         let mut log = sample();
         let b = budgets();
         let report = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap();
-        let seqs: Vec<_> = report
-            .pruned
-            .iter()
-            .map(|e| (e.original_seq, e.replacement_seq, e.call_id.as_str()))
-            .collect();
+        let seqs: Vec<_> =
+            report.pruned.iter().map(|e| (e.original_seq, e.replacement_seq, e.call_id.as_str())).collect();
         assert_eq!(seqs, [(2, 6, "a"), (4, 8, "c")]);
         assert_eq!(report.chars_removed, (200 - 69) + (300 - 69));
-        assert_eq!(
-            log.events[5],
-            MemEvent::Prune {
-                shadowed: 2,
-                price: 50 + 4 + 8
-            }
-        );
-        assert!(matches!(
-            log.events[6],
-            MemEvent::ToolResult {
-                replaces: Some(2),
-                ..
-            }
-        ));
+        assert_eq!(log.events[5], MemEvent::Prune { shadowed: 2, price: 50 + 4 + 8 });
+        assert!(matches!(log.events[6], MemEvent::ToolResult { replaces: Some(2), .. }));
         assert_eq!(log.surface, [0, 6, 3, 8]);
         // A second pass finds nothing.
         let again = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap();
@@ -379,11 +316,7 @@ mod tests {
             let b = budgets();
             let err = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap_err();
             assert!(matches!(err, Rejected(_)));
-            assert_eq!(
-                log.events.len(),
-                5 + fail,
-                "appends before the failure stay"
-            );
+            assert_eq!(log.events.len(), 5 + fail, "appends before the failure stay");
         }
     }
 }

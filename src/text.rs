@@ -26,11 +26,8 @@ pub fn code_point_len(text: &[u16]) -> usize {
     if text.len() < 2 {
         return text.len();
     }
-    let pairs: usize = text
-        .iter()
-        .zip(&text[1..])
-        .map(|(&a, &b)| usize::from(is_high_surrogate(a) & is_low_surrogate(b)))
-        .sum();
+    let pairs: usize =
+        text.iter().zip(&text[1..]).map(|(&a, &b)| usize::from(is_high_surrogate(a) & is_low_surrogate(b))).sum();
     text.len() - pairs
 }
 
@@ -61,21 +58,13 @@ pub fn offset_before_last(text: &[u16], n: usize) -> usize {
 /// Width in code units (1 or 2) of the code point starting at `at < len`.
 #[inline]
 pub fn step_forward(text: &[u16], at: usize) -> usize {
-    if is_high_surrogate(text[at]) && text.get(at + 1).is_some_and(|&u| is_low_surrogate(u)) {
-        2
-    } else {
-        1
-    }
+    if is_high_surrogate(text[at]) && text.get(at + 1).is_some_and(|&u| is_low_surrogate(u)) { 2 } else { 1 }
 }
 
 /// Width in code units (1 or 2) of the code point ending at `at > 0`.
 #[inline]
 pub fn step_backward(text: &[u16], at: usize) -> usize {
-    if at >= 2 && is_low_surrogate(text[at - 1]) && is_high_surrogate(text[at - 2]) {
-        2
-    } else {
-        1
-    }
+    if at >= 2 && is_low_surrogate(text[at - 1]) && is_high_surrogate(text[at - 2]) { 2 } else { 1 }
 }
 
 /// Encodes a `&str` as UTF-16 code units.

@@ -1,0 +1,75 @@
+/**
+ * Configuration resolution: upstream's keys, defaults, conditions and
+ * messages. Errors are `TypeError` (wrong key or type) or `RangeError`
+ * (a number out of range); both are `Error`s with upstream's text.
+ */
+import { codePointLength as nativeCodePointLength } from '../index.js'
+import type { ResolvedConfig, ToolResultPruneConfig } from './types.js'
+
+/** Fixed marker substituted for every removed middle span. */
+export const PRUNE_MARKER = '\n\n[... tool result middle pruned ...]\n\n'
+
+/** Low-friction defaults for coding-agent tool output. */
+export const DEFAULTS: ResolvedConfig = Object.freeze({
+  thresholdChars: 8192,
+  headChars: 4096,
+  tailChars: 1024,
+})
+
+const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
+
+/**
+ * Count Unicode code points without splitting surrogate pairs; a lone
+ * surrogate counts as one, as `Array.from(text).length` does.
+ * @param text - text to measure.
+ * @returns the Unicode code-point count.
+ */
+export function codePointLength(text: string): number {
+  return nativeCodePointLength(text)
+}
+
+/**
+ * Resolve and validate pruning budgets.
+ * @param config - raw plugin configuration.
+ * @returns a detached, frozen configuration.
+ */
+export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfig {
+  if (config === null || typeof config !== 'object') {
+    throw new TypeError(`ToolResultPruneConfig: config (${describe(config)}) must be an object`)
+  }
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_KEYS.includes(key)) {
+      throw new TypeError(`ToolResultPruneConfig: unknown key "${key}" (allowed: ${CONFIG_KEYS.join(', ')})`)
+    }
+  }
+  const resolved = {
+    thresholdChars: config.thresholdChars ?? DEFAULTS.thresholdChars,
+    headChars: config.headChars ?? DEFAULTS.headChars,
+    tailChars: config.tailChars ?? DEFAULTS.tailChars,
+  }
+  assertInteger('thresholdChars', resolved.thresholdChars, 1, 'a positive integer')
+  assertInteger('headChars', resolved.headChars, 0, 'a non-negative integer')
+  assertInteger('tailChars', resolved.tailChars, 0, 'a non-negative integer')
+  const emittedChars = resolved.headChars + PRUNE_MARKER.length + resolved.tailChars
+  if (emittedChars > resolved.thresholdChars) {
+    throw new RangeError(
+      `ToolResultPruneConfig: headChars + marker + tailChars (${emittedChars}) must be at most thresholdChars (${resolved.thresholdChars})`,
+    )
+  }
+  return Object.freeze(resolved)
+}
+
+function assertInteger(name: string, value: unknown, min: number, what: string): asserts value is number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min) return
+  const message = `ToolResultPruneConfig: ${name} (${describe(value)}) must be ${what}`
+  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message)
+}
+
+/** `${value}` as upstream prints it, without throwing for symbols. */
+function describe(value: unknown): string {
+  try {
+    return `${value as string}`
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
+}

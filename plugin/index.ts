@@ -1,0 +1,97 @@
+/**
+ * Native, replay-safe tool-result pruning service: a drop-in for
+ * `@deepseek-ai/dsh-compaction-tool-result-pruner`.
+ *
+ * @module tool-result-pruner
+ */
+import { type Context, Service } from '@deepseek-ai/cordis'
+import z from '@deepseek-ai/schemastery'
+import { type ContentBlock, freezeMessage, type Message } from '@deepseek-ai/dsh-llm'
+import type { Session } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-token-meter'
+import { NativePruner } from '../index.js'
+import { DEFAULTS, resolveConfig } from './config.js'
+import type { PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+
+export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
+export type { PrunedEntry, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    toolResultPruner: ToolResultPruner
+  }
+}
+
+const NATIVE = Symbol('tool-result-pruner/native')
+
+/** What the native session adapter calls back into. */
+interface Host {
+  estimateMessage(message: object): number
+  freezeMessage(message: object): object
+}
+
+/** Deterministic head/middle/tail pruning for current tool-result surface nodes. */
+export class ToolResultPruner extends Service {
+  static inject = ['tokenMeter']
+
+  static Config: z<ToolResultPruneConfig> = z.object({
+    thresholdChars: z.number().step(1).min(1).default(DEFAULTS.thresholdChars),
+    headChars: z.number().step(1).min(0).default(DEFAULTS.headChars),
+    tailChars: z.number().step(1).min(0).default(DEFAULTS.tailChars),
+  })
+
+  /** Resolved and immutable character budgets. */
+  readonly config: ResolvedConfig
+
+  declare private readonly [NATIVE]: { pruner: NativePruner; host: Host }
+
+  constructor(ctx: Context, config: ToolResultPruneConfig = {}) {
+    super(ctx, 'toolResultPruner')
+    this.config = resolveConfig(config)
+    const host: Host = {
+      estimateMessage: (message) => this.ctx.tokenMeter.estimateMessage(message as Message),
+      freezeMessage: (message) => freezeMessage(message as Message),
+    }
+    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
+  }
+
+  /**
+   * Measure text content in Unicode code points; non-text blocks cost zero.
+   * @param blocks - tool-result content to measure.
+   * @returns total Unicode code points across text blocks.
+   * @throws TypeError when `blocks` is not an array of block objects or a
+   * text block's `text` is not a string.
+   */
+  measureContent(blocks: readonly ContentBlock[]): number {
+    return this[NATIVE].pruner.measureContent(blocks)
+  }
+
+  /**
+   * Replace an over-budget text middle while retaining rich-block order.
+   * Text slicing is by Unicode code point, not UTF-16 code unit, so a retained
+   * boundary cannot split a surrogate pair. Grapheme clusters may still split.
+   * @param blocks - original tool-result content.
+   * @returns pruned content, or `null` when the text is within budget.
+   */
+  pruneContent(blocks: readonly ContentBlock[]): ContentBlock[] | null {
+    return this[NATIVE].pruner.pruneContent(blocks) as ContentBlock[] | null
+  }
+
+  /**
+   * Prune every over-budget tool result from one stable current-surface snapshot.
+   * Each replacement preserves the complete event data except for `content`,
+   * cites the shadowed node so replay can recover the replacement input, and is
+   * immediately preceded by a `compaction/prune` shadow-price event pricing the
+   * shadowed node through the injected token meter.
+   * @param session - session whose current surface is rewritten.
+   * @returns landed replacements and aggregate Unicode-code-point savings.
+   * @throws the session's own error when it rejects an append; replacements
+   * committed earlier in the pass remain durable.
+   */
+  pruneSession(session: Session): PruneResult {
+    const { pruner, host } = this[NATIVE]
+    return pruner.pruneSession(session, host) as PruneResult
+  }
+}
+
+export default ToolResultPruner
