@@ -1,0 +1,106 @@
+// Config resolution and the plugin's static surface, against upstream's
+// conditions and messages.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Context } from '@deepseek-ai/cordis'
+import TokenMeter from '@deepseek-ai/dsh-token-meter'
+import * as upstream from '@deepseek-ai/dsh-compaction-tool-result-pruner'
+import * as ours from '../lib/index.js'
+import { Ours, Upstream, pruner } from './support/dsh.js'
+
+/** The outcome of `fn`: its value, or the message of what it threw. */
+function outcome(fn) {
+  try {
+    return { value: fn() }
+  } catch (error) {
+    return { error: error.message }
+  }
+}
+
+const VALUES = [undefined, 0, 1, 38, 39, 40, 100, 4096, 8192, -1, 1.5, -0, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 53 + 2, 1e21, '8192', null, true, {}, [], 10n]
+
+describe('resolveConfig', () => {
+  test('defaults, frozen and detached', () => {
+    const input = { thresholdChars: 9000 }
+    const resolved = ours.resolveConfig(input)
+    assert.deepEqual(resolved, { thresholdChars: 9000, headChars: 4096, tailChars: 1024 })
+    assert.ok(Object.isFrozen(resolved))
+    input.thresholdChars = 1
+    assert.equal(resolved.thresholdChars, 9000)
+    assert.deepEqual(ours.resolveConfig(), upstream.resolveConfig())
+  })
+
+  test('agrees with upstream on every value of every key: same result or same message', () => {
+    let compared = 0
+    for (const key of ['thresholdChars', 'headChars', 'tailChars']) {
+      for (const value of VALUES) {
+        const config = { thresholdChars: 10 ** 6, [key]: value }
+        const a = outcome(() => upstream.resolveConfig(config))
+        const b = outcome(() => ours.resolveConfig(config))
+        assert.deepEqual(b, a, `${key}: ${String(value)}`)
+        compared++
+      }
+    }
+    assert.equal(compared, 3 * VALUES.length)
+  })
+
+  test('agrees with upstream on the budget sum and unknown keys', () => {
+    const configs = [
+      { thresholdChars: 100, headChars: 50, tailChars: 12 },
+      { thresholdChars: 100, headChars: 50, tailChars: 11 },
+      { thresholdChars: 39, headChars: 0, tailChars: 0 },
+      { thresholdChars: 38, headChars: 0, tailChars: 0 },
+      { thresholdChars: 100, extra: 1 },
+      JSON.parse('{"__proto__": 1}'),
+      { constructor: 1 },
+      Object.assign(Object.create(null), { thresholdChars: 5000, headChars: 10 }),
+    ]
+    for (const config of configs) {
+      assert.deepEqual(outcome(() => ours.resolveConfig(config)), outcome(() => upstream.resolveConfig(config)))
+    }
+  })
+
+  test('errors are TypeError for wrong keys and types, RangeError for numbers out of range', () => {
+    assert.throws(() => ours.resolveConfig({ foo: 1 }), TypeError)
+    assert.throws(() => ours.resolveConfig({ thresholdChars: '8192' }), TypeError)
+    assert.throws(() => ours.resolveConfig({ thresholdChars: 0 }), RangeError)
+    assert.throws(() => ours.resolveConfig({ headChars: 1.5 }), RangeError)
+    assert.throws(() => ours.resolveConfig({ thresholdChars: 10 }), RangeError)
+    assert.throws(() => ours.resolveConfig(null), { name: 'TypeError', message: /config/ })
+    assert.throws(() => ours.resolveConfig({ thresholdChars: Symbol('x') }), { name: 'TypeError', message: /thresholdChars/ })
+  })
+})
+
+describe('plugin surface', () => {
+  test('static inject and Config behave as upstream', () => {
+    assert.deepEqual(Ours.inject, Upstream.inject)
+    assert.deepEqual(Ours.Config({}), Upstream.Config({}))
+    assert.deepEqual(Ours.Config({ thresholdChars: 100, headChars: 1 }), Upstream.Config({ thresholdChars: 100, headChars: 1 }))
+    for (const bad of [{ thresholdChars: 1.5 }, { thresholdChars: 0 }, { headChars: -1 }, { tailChars: 'x' }]) {
+      assert.deepEqual(outcome(() => Ours.Config(bad)), outcome(() => Upstream.Config(bad)))
+      assert.ok(outcome(() => Ours.Config(bad)).error)
+    }
+  })
+
+  test('loading with a bad config fails with upstream\'s message', async () => {
+    for (const config of [{ thresholdChars: 10 }, { thresholdChars: 2.5 }, { nope: true }, { headChars: 9000 }]) {
+      const messages = []
+      for (const Pruner of [Upstream, Ours]) {
+        const ctx = new Context()
+        await ctx.plugin(TokenMeter)
+        messages.push(await ctx.plugin(Pruner, config).then(() => 'loaded', (error) => error.message))
+        assert.equal(ctx.toolResultPruner, undefined, 'nothing registers')
+      }
+      assert.notEqual(messages[0], 'loaded')
+      assert.equal(messages[1], messages[0], JSON.stringify(config))
+    }
+  })
+
+  test('the service registers as ctx.toolResultPruner with a frozen config', async () => {
+    const p = await pruner(Ours, { thresholdChars: 6000 })
+    assert.ok(p instanceof Ours)
+    assert.deepEqual(p.config, { thresholdChars: 6000, headChars: 4096, tailChars: 1024 })
+    assert.ok(Object.isFrozen(p.config))
+    assert.throws(() => { 'use strict'; p.config.thresholdChars = 1 }, TypeError)
+  })
+})
