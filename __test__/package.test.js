@@ -1,0 +1,104 @@
+// The npm package as a user gets it: `npm pack`, install the tarball into an
+// empty project, then load it through the real cordis Loader from a YAML
+// config under its package name and prune a real Session, on Node 20 and 22.
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { node22 } from '../scripts/node22.js'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+let project
+
+const CORDIS_YML = `# A dsh composition that swapped the upstream pruner for ours.
+- id: meter
+  name: '@deepseek-ai/dsh-token-meter'
+- id: pruner
+  name: tool-result-pruner
+  config:
+    thresholdChars: 2000
+    headChars: 1000
+    tailChars: 200
+`
+
+// Runs inside the temp project: only what an installed user has.
+const MAIN = `
+import { Context } from '@deepseek-ai/cordis'
+import Loader from '@deepseek-ai/cordis-plugin-loader'
+import { Session } from '@deepseek-ai/dsh-session'
+import { createAssistantMessage, createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
+import { PRUNE_MARKER, codePointLength } from 'tool-result-pruner'
+import * as native from 'tool-result-pruner/native'
+
+const root = new Context()
+await root.plugin(Loader, { baseUrl: import.meta.url })
+await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: './cordis.yml' } })
+await root.loader.await()
+const pruner = root.toolResultPruner
+
+const s = Session.create('installed')
+s.append('turn/start', { turn: 1 })
+s.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'run the tests' }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+s.append('step/start', { turn: 1, step: 1 })
+const call = { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{}' }
+s.append('assistant/message', { turn: 1, step: 1, message: createAssistantMessage({ content: [call], source: { provider: 'p', model: 'm' } }) }, { surfaceOp: 'append' })
+s.append('tool/call', { turn: 1, step: 1, callId: 'c1', name: 'bash', arguments: '{}' })
+const log = Array.from({ length: 400 }, (_, i) => 'line ' + i + ' ok').join('\\n') + '\\nFAILED: 1 test'
+s.append('tool/result', { turn: 1, step: 1, message: createToolResultMessage({ callId: 'c1', content: [{ type: 'text', text: log }], isError: true }) }, { surfaceOp: 'append' })
+s.append('step/end', { turn: 1, step: 1 })
+const result = pruner.pruneSession(s)
+const text = s.events.at(-1).data.message.content[0].content[0].text
+console.log(JSON.stringify({
+  config: pruner.config,
+  result,
+  hasMarker: text.includes(PRUNE_MARKER),
+  after: codePointLength(text),
+  nativeExports: Object.keys(native).sort(),
+}))
+`
+
+before(() => {
+  project = mkdtempSync(join(tmpdir(), 'trp-install-'))
+  execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', project], { cwd: root, stdio: 'pipe' })
+  const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))
+  assert.ok(tarball, 'npm pack produced a tarball')
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true, type: 'module' }))
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`,
+    '@deepseek-ai/cordis-plugin-loader@1.0.5', '@deepseek-ai/cordis-plugin-include@1.0.9'], { cwd: project, stdio: 'pipe' })
+  writeFileSync(join(project, 'cordis.yml'), CORDIS_YML)
+  writeFileSync(join(project, 'main.js'), MAIN)
+})
+
+after(() => rmSync(project, { recursive: true, force: true }))
+
+test('the tarball ships the loader, types, addon and compiled plugin, and nothing else', () => {
+  const listing = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })
+  const files = JSON.parse(listing)[0].files.map((f) => f.path).sort()
+  for (const needed of ['index.js', 'index.d.ts', 'lib/index.js', 'lib/index.d.ts', 'package.json', 'README.md']) {
+    assert.ok(files.includes(needed), `${needed} is packed`)
+  }
+  assert.ok(files.some((f) => f.endsWith('.node')), 'the native addon is packed')
+  assert.ok(files.every((f) => !f.startsWith('src/') && !f.startsWith('__test__/') && !f.startsWith('target/')), files.join(', '))
+})
+
+for (const [label, bin] of [['Node 20 (this process)', () => process.execPath], ['Node 22', node22]]) {
+  test(`installed into an empty project, loaded from cordis.yml by the real Loader, it prunes a real Session (${label})`, () => {
+    const r = spawnSync(bin(), ['main.js'], { cwd: project, encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout.trim().split('\n').at(-1))
+    assert.deepEqual(out.config, { thresholdChars: 2000, headChars: 1000, tailChars: 200 })
+    assert.equal(out.result.pruned.length, 1)
+    const [entry] = out.result.pruned
+    assert.equal(entry.originalSeq, 5)
+    assert.equal(entry.replacementSeq, 8)
+    assert.equal(entry.callId, 'c1')
+    assert.equal(entry.charsAfter, 1000 + 39 + 200)
+    assert.equal(out.after, entry.charsAfter)
+    assert.ok(out.hasMarker)
+    assert.deepEqual(out.nativeExports, ['NativePruner', '__napiBindingTarget', 'codePointLength'])
+  })
+}
