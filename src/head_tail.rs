@@ -6,43 +6,8 @@
 //! empty; carry every other block over in place.
 
 use crate::config::{Budgets, PRUNE_MARKER};
+pub use crate::content::{Block, NewText, Piece, Pruned};
 use crate::text::{code_point_len, offset_after, utf16};
-
-/// One content block as the core sees it: text as UTF-16 code units, any
-/// other block opaque.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Block<'a> {
-    /// A `text` block's text.
-    Text(&'a [u16]),
-    /// Any non-text block; it costs nothing and is never changed.
-    Other,
-}
-
-/// One block of a pruned result, in output order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Piece {
-    /// The input block at this index, carried over as it was (non-text).
-    Keep(usize),
-    /// A copy of the text block at `block` (its other fields kept) with `text`.
-    Text { block: usize, text: NewText },
-}
-
-/// The text of a rebuilt text block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NewText {
-    /// Equal to the input block's text.
-    Unchanged,
-    /// New text, never empty.
-    Replaced(Vec<u16>),
-}
-
-/// A pruned block list and its size accounting, in code points.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pruned {
-    pub pieces: Vec<Piece>,
-    pub chars_before: u64,
-    pub chars_after: u64,
-}
 
 /// Total code points of the text blocks; other blocks cost nothing.
 pub fn measure(blocks: &[Block<'_>]) -> u64 {
@@ -107,24 +72,13 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
     }
     debug_assert!(marker_placed, "an over-budget text always has a removed span");
     let chars_after = budgets.head() + crate::config::PRUNE_MARKER_LEN + budgets.tail();
-    Some(Pruned { pieces, chars_before: total, chars_after })
-}
-
-/// The text blocks of a pruned result, in order, as UTF-16.
-pub fn render_texts<'a>(blocks: &'a [Block<'a>], pruned: &'a Pruned) -> impl Iterator<Item = &'a [u16]> + 'a {
-    pruned.pieces.iter().filter_map(move |piece| match piece {
-        Piece::Keep(_) => None,
-        Piece::Text { block, text: NewText::Unchanged } => match blocks[*block] {
-            Block::Text(t) => Some(t),
-            Block::Other => None,
-        },
-        Piece::Text { text: NewText::Replaced(t), .. } => Some(t.as_slice()),
-    })
+    Some(Pruned { pieces, chars_before: total, chars_after, recoverable: Default::default() })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::render_texts;
     use crate::text::utf16;
     use proptest::prelude::*;
 

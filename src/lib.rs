@@ -6,8 +6,13 @@
 //! binding (feature `napi`, on by default) is glue over these modules.
 
 pub mod config;
+pub mod content;
 pub mod head_tail;
+pub mod lines;
+pub mod markers;
+pub mod select;
 pub mod session;
+pub mod signals;
 pub mod text;
 
 #[cfg(feature = "napi")]

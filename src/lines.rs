@@ -1,0 +1,301 @@
+//! Lines: splitting, keep-sets, and rendering a keep/drop decision.
+//!
+//! Agents read lines; the plan keeps or drops whole lines. Text splits on
+//! `"\n"` only, endings kept, so the lines joined are the input exactly and
+//! character offsets map onto lines without ambiguity. Rendering copies kept
+//! lines byte for byte and puts one marker line in place of each maximal
+//! dropped run; a run not longer than its marker line stays as it was, since
+//! replacing it would not save anything.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::markers::{Unit, content_hash, format_marker, marker_len};
+use crate::text::{code_point_len, utf16};
+
+/// Line ranges (code-unit offsets) of `text`, each ending after its `\n`
+/// except possibly the last. The ranges tile the text: joined, they are it.
+/// Empty text has no lines.
+pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (i, &unit) in text.iter().enumerate() {
+        if unit == u16::from(b'\n') {
+            lines.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        lines.push(start..text.len());
+    }
+    lines
+}
+
+/// Indices of the lines overlapping any `[start, end)` span, ascending.
+/// Empty spans touch nothing; spans past the end are clipped.
+pub fn lines_touched(spans: &[Range<usize>], lines: &[Range<usize>]) -> Vec<usize> {
+    let mut touched = vec![false; lines.len()];
+    for span in spans.iter().filter(|s| s.start < s.end) {
+        // First line whose end is past the span's start.
+        let first = lines.partition_point(|l| l.end <= span.start);
+        for (i, line) in lines.iter().enumerate().skip(first) {
+            if line.start >= span.end {
+                break;
+            }
+            touched[i] = true;
+        }
+    }
+    indices(&touched)
+}
+
+/// `keep` grown by `context` neighbours on each side of every kept line and
+/// by the first and last `edge` lines, as a new ascending list.
+pub fn expand_keep(keep: &[usize], n_lines: usize, context: usize, edge: usize) -> Vec<usize> {
+    let mut out = vec![false; n_lines];
+    for &k in keep.iter().filter(|&&k| k < n_lines) {
+        for slot in &mut out[k.saturating_sub(context)..=k.saturating_add(context).min(n_lines - 1)] {
+            *slot = true;
+        }
+    }
+    for i in (0..edge.min(n_lines)).chain(n_lines.saturating_sub(edge)..n_lines) {
+        out[i] = true;
+    }
+    indices(&out)
+}
+
+fn indices(flags: &[bool]) -> Vec<usize> {
+    flags.iter().enumerate().filter_map(|(i, &f)| f.then_some(i)).collect()
+}
+
+/// What becomes of one line when a plan is rendered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Copied as it is.
+    Keep,
+    /// Part of a dropped run, replaced by that run's marker line.
+    Drop,
+    /// Kept but for `cut` (code-unit offsets within the line), which is
+    /// replaced by an inline chars marker.
+    Cut { from: usize, to: usize },
+}
+
+/// A rendered plan: pruned text and the means to undo it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Kept text verbatim, with a marker for each dropped run or cut.
+    pub content: Vec<u16>,
+    /// Hash → exact dropped text, for every marker in `content`.
+    pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Input lines replaced by line markers (cut lines not counted).
+    pub dropped_lines: usize,
+}
+
+/// Cost in code points of a dropped run of `n` lines with `len` code points
+/// ending (or not) in `\n`: its marker line, or the run itself when that is
+/// not longer.
+pub fn run_cost(n: usize, len: usize, ends_in_newline: bool) -> usize {
+    len.min(marker_len(n as u64, Unit::Lines) + usize::from(ends_in_newline))
+}
+
+/// Cost in code points of cutting `removed` code points out of a line: the
+/// inline marker, or nothing when the cut would not save anything.
+pub fn cut_cost(removed: usize) -> usize {
+    removed.min(marker_len(removed as u64, Unit::Chars))
+}
+
+/// Renders `text` (split into `lines`) with one fate per line.
+pub fn render(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Plan {
+    let mut plan = Plan::default();
+    render_into(text, lines, fates, &mut plan);
+    plan
+}
+
+/// Renders into `plan`, appending to its content and map (several texts
+/// can share one map).
+pub fn render_into(text: &[u16], lines: &[Range<usize>], fates: &[Fate], plan: &mut Plan) {
+    debug_assert_eq!(lines.len(), fates.len());
+    let mut i = 0;
+    while i < lines.len() {
+        match fates[i] {
+            Fate::Keep => plan.content.extend_from_slice(&text[lines[i].clone()]),
+            Fate::Cut { from, to } => {
+                let line = &text[lines[i].clone()];
+                let removed = &line[from..to];
+                let count = code_point_len(removed);
+                if count <= marker_len(count as u64, Unit::Chars) {
+                    plan.content.extend_from_slice(line);
+                } else {
+                    plan.content.extend_from_slice(&line[..from]);
+                    push_marker(plan, removed, count, Unit::Chars);
+                    plan.content.extend_from_slice(&line[to..]);
+                }
+            }
+            Fate::Drop => {
+                let end = (i..lines.len()).find(|&j| fates[j] != Fate::Drop).unwrap_or(lines.len());
+                let run = &text[lines[i].start..lines[end - 1].end];
+                let newline = run.last() == Some(&u16::from(b'\n'));
+                let n = end - i;
+                if code_point_len(run) <= run_cost(n, usize::MAX, newline) {
+                    plan.content.extend_from_slice(run);
+                } else {
+                    push_marker(plan, run, n, Unit::Lines);
+                    if newline {
+                        plan.content.push(u16::from(b'\n'));
+                    }
+                    plan.dropped_lines += n;
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+fn push_marker(plan: &mut Plan, removed: &[u16], count: usize, unit: Unit) {
+    let hash = content_hash(removed);
+    plan.content.extend(utf16(&format_marker(&hash, count as u64, unit)));
+    plan.recoverable.entry(hash).or_insert_with(|| removed.to_vec());
+}
+
+/// Fates from a keep-set: listed lines kept, all others dropped.
+pub fn fates_from_keep(keep: &[usize], n_lines: usize) -> Vec<Fate> {
+    let mut fates = vec![Fate::Drop; n_lines];
+    for &k in keep.iter().filter(|&&k| k < n_lines) {
+        fates[k] = Fate::Keep;
+    }
+    fates
+}
+
+/// The seed's plan, without a budget: lines touched by `spans` (code-unit
+/// offsets) and every mandatory line are kept, grown by `context`
+/// neighbours and the `edge` lines at both ends, and rendered.
+pub fn plan(text: &[u16], spans: &[Range<usize>], context: usize, edge: usize) -> Plan {
+    let lines = split_lines(text);
+    let mut keep = lines_touched(spans, &lines);
+    keep.extend(crate::signals::mandatory_lines(text, &lines));
+    keep.sort_unstable();
+    keep.dedup();
+    let keep = expand_keep(&keep, lines.len(), context, edge);
+    render(text, &lines, &fates_from_keep(&keep, lines.len()))
+}
+
+/// Undoes a plan: every marker whose hash is in `recoverable` replaced by
+/// its text (a line marker together with the `\n` that closed it). Markers
+/// with unknown hashes, and any other text, are left as they are.
+pub fn expand(content: &[u16], recoverable: &BTreeMap<String, Vec<u16>>) -> Vec<u16> {
+    let mut out = Vec::with_capacity(content.len());
+    let mut at = 0;
+    for found in crate::markers::find_markers(content) {
+        let Some(text) = recoverable.get(&found.hash) else { continue };
+        out.extend_from_slice(&content[at..found.at.start]);
+        out.extend_from_slice(text);
+        at = found.at.end;
+        let closes_line = found.unit == Unit::Lines && text.last() == Some(&u16::from(b'\n'));
+        if closes_line && content.get(at) == Some(&u16::from(b'\n')) {
+            at += 1;
+        }
+    }
+    out.extend_from_slice(&content[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::utf16;
+    use proptest::prelude::*;
+
+    fn s(units: &[u16]) -> String {
+        String::from_utf16_lossy(units)
+    }
+
+    #[test]
+    fn splits_on_newline_only_keeping_endings() {
+        let t = utf16("a\r\nb\u{2028}c\n\nlast");
+        let lines = split_lines(&t);
+        let parts: Vec<String> = lines.iter().map(|r| s(&t[r.clone()])).collect();
+        assert_eq!(parts, ["a\r\n", "b\u{2028}c\n", "\n", "last"]);
+        assert!(split_lines(&[]).is_empty());
+        assert_eq!(split_lines(&utf16("x\n")).len(), 1);
+    }
+
+    #[test]
+    fn touched_lines_overlap_half_open_spans() {
+        let t = utf16("aa\nbb\ncc\n");
+        let lines = split_lines(&t);
+        assert_eq!(lines_touched(&[2..3], &lines), [0]);
+        assert_eq!(lines_touched(&[3..3], &lines), Vec::<usize>::new());
+        assert_eq!(lines_touched(&[2..4, 8..100], &lines), [0, 1, 2]);
+    }
+
+    #[test]
+    fn expand_adds_context_and_edges() {
+        assert_eq!(expand_keep(&[5], 20, 2, 1), [0, 3, 4, 5, 6, 7, 19]);
+        assert_eq!(expand_keep(&[], 3, 2, 5), [0, 1, 2]);
+        assert_eq!(expand_keep(&[0], 0, 2, 2), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn dropped_runs_become_marker_lines_and_short_runs_stay() {
+        let text: String = (0..30).map(|i| format!("line number {i:02} of the log\n")).collect();
+        let t = utf16(&text);
+        let lines = split_lines(&t);
+        let mut keep: Vec<usize> = vec![0, 1, 29];
+        keep.push(15);
+        keep.sort();
+        let plan = render(&t, &lines, &fates_from_keep(&keep, lines.len()));
+        let out = s(&plan.content);
+        assert_eq!(out.lines().count(), 4 + 2);
+        assert_eq!(plan.dropped_lines, 13 + 13);
+        assert_eq!(plan.recoverable.len(), 2);
+        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+        // One short dropped line is shorter than a marker: it stays.
+        let short = utf16("keep\nx\nkeep\n");
+        let plan = render(&short, &split_lines(&short), &[Fate::Keep, Fate::Drop, Fate::Keep]);
+        assert_eq!(plan.content, short);
+        assert!(plan.recoverable.is_empty());
+    }
+
+    #[test]
+    fn a_final_run_without_newline_keeps_none() {
+        let text = format!("{}\n{}", "a".repeat(80), "b".repeat(80));
+        let t = utf16(&text);
+        let plan = render(&t, &split_lines(&t), &[Fate::Keep, Fate::Drop]);
+        let out = s(&plan.content);
+        assert!(out.starts_with(&"a".repeat(80)) && out.ends_with("_lines_offloaded>>"));
+        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+    }
+
+    #[test]
+    fn cuts_put_an_inline_marker() {
+        let text = format!("HEAD{}TAIL\n", "m".repeat(200));
+        let t = utf16(&text);
+        let plan = render(&t, &split_lines(&t), &[Fate::Cut { from: 4, to: 204 }]);
+        let out = s(&plan.content);
+        assert!(out.starts_with("HEAD<<ccr:") && out.ends_with(" 200_chars_offloaded>>TAIL\n"), "{out}");
+        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+    }
+
+    proptest! {
+        #[test]
+        fn joined_lines_are_the_input(units in prop::collection::vec(prop_oneof![Just(10u16), 0x20u16..0x7f, 0xD800u16..0xE000], 0..200)) {
+            let joined: Vec<u16> = split_lines(&units).into_iter().flat_map(|r| units[r].to_vec()).collect();
+            prop_assert_eq!(joined, units);
+        }
+
+        #[test]
+        fn any_keep_set_round_trips(
+            units in prop::collection::vec(prop_oneof![3 => Just(10u16), 20 => 0x20u16..0x7f, 1 => 0xD800u16..0xE000, 1 => 0x4E00u16..0x4E10], 0..600),
+            keep_bits in prop::collection::vec(any::<bool>(), 0..80),
+        ) {
+            let lines = split_lines(&units);
+            let keep: Vec<usize> = keep_bits.iter().enumerate().filter_map(|(i, &k)| k.then_some(i)).collect();
+            let plan = render(&units, &lines, &fates_from_keep(&keep, lines.len()));
+            prop_assert_eq!(expand(&plan.content, &plan.recoverable), units.clone());
+            prop_assert!(code_point_len(&plan.content) <= code_point_len(&units));
+            // Pure: the same inputs give the same plan.
+            prop_assert_eq!(render(&units, &lines, &fates_from_keep(&keep, lines.len())), plan);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Retrieval markers and the hashes that name dropped text.
+//!
+//! Every run the line plan drops becomes one marker naming the run by its
+//! content hash, and the run's exact text goes into the plan's `recoverable`
+//! map, so a wrong drop costs a lookup, not the information. Shapes follow
+//! Headroom's resolvers, whose marker regex is `<<ccr:([a-f0-9]{12,24})[^>]*>>`:
+//!
+//! - a dropped run of whole lines: `<<ccr:HASH N_lines_offloaded>>`, on a line
+//!   of its own (followed by the run's final `\n`, if it had one);
+//! - the removed middle of one line: `<<ccr:HASH N_chars_offloaded>>`, inline
+//!   between the kept head and tail of that line (N in code points).
+//!
+//! HASH is the first 24 lowercase hex digits of the SHA-256 of the text's
+//! UTF-8 bytes. Text is UTF-16 and may hold lone surrogates, which have no
+//! UTF-8 form; they are encoded as WTF-8 does (three bytes each, like
+//! Python's `surrogatepass`), so the bytes are UTF-8 whenever the text is
+//! valid and distinct texts never share bytes.
+
+use std::ops::Range;
+
+use sha2::{Digest, Sha256};
+
+use crate::text::{is_high_surrogate, is_low_surrogate};
+
+/// Hex digits of a hash.
+pub const HASH_LEN: usize = 24;
+
+/// What a marker stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Whole lines (`N_lines_offloaded`).
+    Lines,
+    /// Code points inside one line (`N_chars_offloaded`).
+    Chars,
+}
+
+impl Unit {
+    fn word(self) -> &'static str {
+        match self {
+            Unit::Lines => "_lines_offloaded>>",
+            Unit::Chars => "_chars_offloaded>>",
+        }
+    }
+}
+
+/// The retrieval hash of `text`: 24 lowercase hex digits of its SHA-256.
+pub fn content_hash(text: &[u16]) -> String {
+    let mut hasher = Sha256::new();
+    let mut buf = [0u8; 4096];
+    let mut used = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let (point, width) = code_point_at(text, at);
+        at += width;
+        if used + 4 > buf.len() {
+            hasher.update(&buf[..used]);
+            used = 0;
+        }
+        used += encode_wtf8(point, &mut buf[used..]);
+    }
+    hasher.update(&buf[..used]);
+    let digest = hasher.finalize();
+    let mut hex = String::with_capacity(HASH_LEN);
+    for byte in &digest[..HASH_LEN / 2] {
+        hex.push(char::from_digit(u32::from(byte >> 4), 16).expect("nibble"));
+        hex.push(char::from_digit(u32::from(byte & 15), 16).expect("nibble"));
+    }
+    hex
+}
+
+/// The code point at `at` (a pair or a single unit) and its width in units.
+fn code_point_at(text: &[u16], at: usize) -> (u32, usize) {
+    let unit = text[at];
+    if is_high_surrogate(unit) && text.get(at + 1).is_some_and(|&u| is_low_surrogate(u)) {
+        let low = text[at + 1];
+        (0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00), 2)
+    } else {
+        (u32::from(unit), 1)
+    }
+}
+
+/// Writes the (W)UTF-8 bytes of `point` into `out`; returns how many.
+fn encode_wtf8(point: u32, out: &mut [u8]) -> usize {
+    match point {
+        0..=0x7F => {
+            out[0] = point as u8;
+            1
+        }
+        0x80..=0x7FF => {
+            out[0] = 0xC0 | (point >> 6) as u8;
+            out[1] = 0x80 | (point & 0x3F) as u8;
+            2
+        }
+        0x800..=0xFFFF => {
+            out[0] = 0xE0 | (point >> 12) as u8;
+            out[1] = 0x80 | ((point >> 6) & 0x3F) as u8;
+            out[2] = 0x80 | (point & 0x3F) as u8;
+            3
+        }
+        _ => {
+            out[0] = 0xF0 | (point >> 18) as u8;
+            out[1] = 0x80 | ((point >> 12) & 0x3F) as u8;
+            out[2] = 0x80 | ((point >> 6) & 0x3F) as u8;
+            out[3] = 0x80 | (point & 0x3F) as u8;
+            4
+        }
+    }
+}
+
+/// The marker for `count` dropped units of text named `hash`, without any
+/// line ending: `<<ccr:HASH N_lines_offloaded>>` or `…_chars_offloaded>>`.
+pub fn format_marker(hash: &str, count: u64, unit: Unit) -> String {
+    format!("<<ccr:{hash} {count}{}", unit.word())
+}
+
+/// Length in code points (= UTF-16 units, it is ASCII) of a marker.
+pub fn marker_len(count: u64, unit: Unit) -> usize {
+    "<<ccr: ".len() + HASH_LEN + decimal_digits(count) + unit.word().len()
+}
+
+fn decimal_digits(mut n: u64) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// A marker found in text: where it is, the hash it names, and its count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundMarker {
+    pub at: Range<usize>,
+    pub hash: String,
+    pub count: u64,
+    pub unit: Unit,
+}
+
+/// Every well-formed marker in `text` (as this crate writes them), in order.
+pub fn find_markers(text: &[u16]) -> Vec<FoundMarker> {
+    const OPEN: [u16; 6] = [b'<' as u16, b'<' as u16, b'c' as u16, b'c' as u16, b'r' as u16, b':' as u16];
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = text[at..].windows(OPEN.len()).position(|w| w == OPEN) {
+        let start = at + offset;
+        match parse_marker(&text[start..]) {
+            Some((len, hash, count, unit)) => {
+                found.push(FoundMarker { at: start..start + len, hash, count, unit });
+                at = start + len;
+            }
+            None => at = start + 1,
+        }
+    }
+    found
+}
+
+/// Parses `<<ccr:HASH N_unit_offloaded>>` at the start of `text`.
+fn parse_marker(text: &[u16]) -> Option<(usize, String, u64, Unit)> {
+    let ascii = |i: usize| text.get(i).copied().filter(|&u| u < 0x80).map(|u| u as u8);
+    let mut i = 6;
+    let mut hash = String::with_capacity(HASH_LEN);
+    while hash.len() < HASH_LEN {
+        let c = ascii(i)?;
+        if !matches!(c, b'0'..=b'9' | b'a'..=b'f') {
+            return None;
+        }
+        hash.push(c as char);
+        i += 1;
+    }
+    if ascii(i)? != b' ' {
+        return None;
+    }
+    i += 1;
+    let digits_start = i;
+    let mut count: u64 = 0;
+    while let Some(c @ b'0'..=b'9') = ascii(i) {
+        count = count.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+        i += 1;
+    }
+    if i == digits_start || (i - digits_start > 1 && text[digits_start] == u16::from(b'0')) {
+        return None;
+    }
+    for unit in [Unit::Lines, Unit::Chars] {
+        let word = unit.word().as_bytes();
+        if word.iter().enumerate().all(|(k, &b)| ascii(i + k) == Some(b)) {
+            return Some((i + word.len(), hash, count, unit));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::utf16;
+
+    #[test]
+    fn hash_is_sha256_prefix_of_utf8() {
+        // sha256("hello\n") = 5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03
+        assert_eq!(content_hash(&utf16("hello\n")), "5891b5b522d5df086d0ff0b1");
+        // sha256("") = e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+        assert_eq!(content_hash(&[]), "e3b0c44298fc1c149afbf4c8");
+        let emoji = utf16("é😀\n漢");
+        let mut std = Sha256::new();
+        std.update("é😀\n漢".as_bytes());
+        let want: String = std.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(content_hash(&emoji), want);
+    }
+
+    #[test]
+    fn lone_surrogates_hash_as_wtf8() {
+        let mut std = Sha256::new();
+        std.update([b'a', 0xED, 0xA0, 0x80, b'b']); // U+D800 as three bytes
+        let want: String = std.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(content_hash(&[0x61, 0xD800, 0x62]), want);
+        assert_ne!(content_hash(&[0xD800]), content_hash(&[0xDC00]));
+    }
+
+    #[test]
+    fn long_texts_hash_like_the_one_shot_digest() {
+        let text = "x😀".repeat(5000);
+        let mut std = Sha256::new();
+        std.update(text.as_bytes());
+        let want: String = std.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(content_hash(&utf16(&text)), want);
+    }
+
+    #[test]
+    fn markers_have_headrooms_shape_and_parse_back() {
+        let h = content_hash(&utf16("dropped\n"));
+        let m = format_marker(&h, 12, Unit::Lines);
+        assert_eq!(m, format!("<<ccr:{h} 12_lines_offloaded>>"));
+        assert_eq!(m.len(), marker_len(12, Unit::Lines));
+        let text =
+            utf16(&format!("a {m} b <<ccr:zz>> {} <<ccr:{h} 07_lines_offloaded>>", format_marker(&h, 3, Unit::Chars)));
+        let found = find_markers(&text);
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].count, found[0].unit, found[0].hash.as_str()), (12, Unit::Lines, h.as_str()));
+        assert_eq!((found[1].count, found[1].unit), (3, Unit::Chars));
+    }
+}
