@@ -16,16 +16,64 @@ export declare class NativePruner {
   measureContent(blocks: ReadonlyArray<object>): number
   /** The pruned block array, or `null` when within the threshold. */
   pruneContent(blocks: ReadonlyArray<object>): Array<object> | null
-  /** Prunes one stable snapshot of `session.surface`; see the shim for the contract. */
-  pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number }>; charsRemoved: number }
+  /**
+   * Prunes one stable snapshot of `session.surface`; see the shim for the
+   * contract. In lines mode each entry also carries `recoverable`.
+   */
+  pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }
 }
 
 /** Code points in `text`, counted as `Array.from(text).length` does. */
 export declare function codePointLength(text: string): number
 
-/** Budgets as the plugin resolved them (already validated in JS). */
+/** The 24-hex-digit retrieval hash of `text`. */
+export declare function contentHash(text: string): string
+
+/** `keep` grown by `context` neighbours and the first/last `edge` lines. */
+export declare function expandKeep(keep: readonly number[], nLines: number, options?: { context?: number; edge?: number }): number[]
+
+/** `<<ccr:HASH N_lines_offloaded>>` (no line ending). */
+export declare function formatMarker(hash: string, nLines: number): string
+
+/**
+ * Indices of the lines overlapping any `[start, end)` span (UTF-16
+ * offsets into `lines.join('')`), ascending.
+ */
+export declare function linesTouched(spans: ReadonlyArray<readonly [number, number]>, lines: readonly string[]): number[]
+
+/**
+ * Indices of the lines that carry failure signal (see the README's list),
+ * ascending.
+ */
+export declare function mandatoryLines(lines: readonly string[]): number[]
+
+/**
+ * The seed's plan of `text`, or with `thresholdChars` the budgeted plan
+ * that lines mode uses.
+ */
+export declare function planLines(text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number }): { content: string; recoverable: Record<string, string>; droppedLines: number }
+
+/** The config as the plugin resolved it (already validated in JS). */
 export interface PrunerOptions {
   thresholdChars: number
   headChars: number
   tailChars: number
+  /** `'head-tail'` (default) or `'lines'`. */
+  strategy?: 'head-tail' | 'lines'
+  contextLines?: number
+  edgeLines?: number
 }
+
+/** Kept lines verbatim, one marker line per dropped run. */
+export declare function render(lines: readonly string[], keep: readonly number[]): { content: string; recoverable: Record<string, string>; droppedLines: number }
+
+/**
+ * The exact text a `<<ccr:HASH …>>` marker in one of `session`'s pruned
+ * tool results stands for, found from the log (the replacement and the
+ * original it cites); `undefined` for any hash the pruner did not write.
+ */
+export declare function retrieve(session: object, hash: string): string | undefined
+
+/** Splits on `"
+"` only, endings kept: `splitLines(t).join('') === t`. */
+export declare function splitLines(text: string): string[]

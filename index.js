@@ -716,7 +716,16 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, codePointLength } = nativeBinding
+const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, render, retrieve, splitLines } = nativeBinding
 export { NativePruner }
 export { codePointLength }
+export { contentHash }
+export { expandKeep }
+export { formatMarker }
+export { linesTouched }
+export { mandatoryLines }
+export { planLines }
+export { render }
+export { retrieve }
+export { splitLines }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -8,12 +8,20 @@ import * as upstream from '@deepseek-ai/dsh-compaction-tool-result-pruner'
 import * as ours from '../lib/index.js'
 import { Ours, Upstream, pruner } from './support/dsh.js'
 
-/** The outcome of `fn`: its value, or the message of what it threw. */
+const UPSTREAM_KEYS = ['thresholdChars', 'headChars', 'tailChars']
+const OUR_KEYS = ', strategy, contextLines, edgeLines'
+
+/**
+ * The outcome of `fn` in upstream's terms: the upstream keys of its value,
+ * or the message of what it threw. Our unknown-key message lists our three
+ * extra keys after upstream's list; that is the one stated difference.
+ */
 function outcome(fn) {
   try {
-    return { value: fn() }
+    const value = fn()
+    return { value: Object.fromEntries(UPSTREAM_KEYS.map((k) => [k, value[k]])) }
   } catch (error) {
-    return { error: error.message }
+    return { error: error.message.replace(OUR_KEYS, '') }
   }
 }
 
@@ -23,11 +31,32 @@ describe('resolveConfig', () => {
   test('defaults, frozen and detached', () => {
     const input = { thresholdChars: 9000 }
     const resolved = ours.resolveConfig(input)
-    assert.deepEqual(resolved, { thresholdChars: 9000, headChars: 4096, tailChars: 1024 })
+    assert.deepEqual(resolved, { thresholdChars: 9000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
     assert.ok(Object.isFrozen(resolved))
     input.thresholdChars = 1
     assert.equal(resolved.thresholdChars, 9000)
-    assert.deepEqual(ours.resolveConfig(), upstream.resolveConfig())
+    assert.deepEqual(outcome(() => ours.resolveConfig()), outcome(() => upstream.resolveConfig()))
+  })
+
+  test('the unknown-key message is upstream\'s with our three keys added to the list', () => {
+    assert.throws(() => ours.resolveConfig({ bogus: 1 }), {
+      name: 'TypeError',
+      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, contextLines, edgeLines)',
+    })
+  })
+
+  test('strategy, contextLines and edgeLines are validated like the other keys', () => {
+    assert.equal(ours.resolveConfig({ strategy: 'lines', contextLines: 0, edgeLines: 5 }).strategy, 'lines')
+    for (const strategy of ['Lines', 'head/tail', '', 1, null]) {
+      if (strategy === null) continue // null means "use the default", as for the other keys
+      assert.throws(() => ours.resolveConfig({ strategy }), { name: 'TypeError', message: /strategy .* must be 'head-tail' or 'lines'/ })
+    }
+    for (const key of ['contextLines', 'edgeLines']) {
+      assert.throws(() => ours.resolveConfig({ [key]: -1 }), { name: 'RangeError', message: new RegExp(`${key} \\(-1\\) must be a non-negative integer`) })
+      assert.throws(() => ours.resolveConfig({ [key]: 1.5 }), { name: 'RangeError', message: new RegExp(key) })
+      assert.throws(() => ours.resolveConfig({ [key]: '2' }), { name: 'TypeError', message: new RegExp(key) })
+      assert.equal(ours.resolveConfig({ [key]: 2 ** 53 })[key], 2 ** 53)
+    }
   })
 
   test('agrees with upstream on every value of every key: same result or same message', () => {
@@ -74,8 +103,10 @@ describe('resolveConfig', () => {
 describe('plugin surface', () => {
   test('static inject and Config behave as upstream', () => {
     assert.deepEqual(Ours.inject, Upstream.inject)
-    assert.deepEqual(Ours.Config({}), Upstream.Config({}))
-    assert.deepEqual(Ours.Config({ thresholdChars: 100, headChars: 1 }), Upstream.Config({ thresholdChars: 100, headChars: 1 }))
+    assert.deepEqual(outcome(() => Ours.Config({})), outcome(() => Upstream.Config({})))
+    assert.deepEqual(outcome(() => Ours.Config({ thresholdChars: 100, headChars: 1 })), outcome(() => Upstream.Config({ thresholdChars: 100, headChars: 1 })))
+    assert.equal(Ours.Config({}).strategy, 'head-tail')
+    assert.throws(() => Ours.Config({ strategy: 'middle' }))
     for (const bad of [{ thresholdChars: 1.5 }, { thresholdChars: 0 }, { headChars: -1 }, { tailChars: 'x' }]) {
       assert.deepEqual(outcome(() => Ours.Config(bad)), outcome(() => Upstream.Config(bad)))
       assert.ok(outcome(() => Ours.Config(bad)).error)
@@ -88,7 +119,7 @@ describe('plugin surface', () => {
       for (const Pruner of [Upstream, Ours]) {
         const ctx = new Context()
         await ctx.plugin(TokenMeter)
-        messages.push(await ctx.plugin(Pruner, config).then(() => 'loaded', (error) => error.message))
+        messages.push(await ctx.plugin(Pruner, config).then(() => 'loaded', (error) => error.message.replace(OUR_KEYS, '')))
         assert.equal(ctx.toolResultPruner, undefined, 'nothing registers')
       }
       assert.notEqual(messages[0], 'loaded')
@@ -99,7 +130,7 @@ describe('plugin surface', () => {
   test('the service registers as ctx.toolResultPruner with a frozen config', async () => {
     const p = await pruner(Ours, { thresholdChars: 6000 })
     assert.ok(p instanceof Ours)
-    assert.deepEqual(p.config, { thresholdChars: 6000, headChars: 4096, tailChars: 1024 })
+    assert.deepEqual(p.config, { thresholdChars: 6000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
     assert.ok(Object.isFrozen(p.config))
     assert.throws(() => { 'use strict'; p.config.thresholdChars = 1 }, TypeError)
   })

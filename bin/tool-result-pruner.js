@@ -13,14 +13,25 @@ Prints the pruned text of FILE (or stdin) as the model would see it.
   --threshold-chars N   prune when longer than N code points (default 8192)
   --head-chars N        leading code points kept (default 4096)
   --tail-chars N        trailing code points kept (default 1024)
+  --strategy S          head-tail (default, upstream's rule) or lines
+  --context-lines N     lines mode: neighbours kept around each kept line (default 2)
+  --edge-lines N        lines mode: lines kept at the start and the end (default 2)
   --stats               print code points before/after, markers and time to stderr
   -h, --help            show this help
 `
 
-const FLAGS = { 'threshold-chars': 'thresholdChars', 'head-chars': 'headChars', 'tail-chars': 'tailChars' }
+const FLAGS = {
+  'threshold-chars': 'thresholdChars',
+  'head-chars': 'headChars',
+  'tail-chars': 'tailChars',
+  strategy: 'strategy',
+  'context-lines': 'contextLines',
+  'edge-lines': 'edgeLines',
+}
 
 /** A flag value as the config sees it: a number when it reads as one, else the raw text. */
-function flagValue(text) {
+function flagValue(key, text) {
+  if (key === 'strategy') return text
   const n = Number(text)
   return text.trim() !== '' && !Number.isNaN(n) ? n : text
 }
@@ -51,7 +62,7 @@ function main() {
   if (args.positionals.length > 1) fail(`expected one FILE, got ${args.positionals.length}\n${USAGE}`)
   const config = {}
   for (const [flag, key] of Object.entries(FLAGS)) {
-    if (args.values[flag] !== undefined) config[key] = flagValue(args.values[flag])
+    if (args.values[flag] !== undefined) config[key] = flagValue(key, args.values[flag])
   }
   let resolved
   try {
@@ -77,7 +88,7 @@ function main() {
     const before = pruner.measureContent(blocks)
     const after = pruned === null ? before : pruner.measureContent(pruned)
     const saved = before === 0 ? 0 : (100 * (before - after)) / before
-    const markers = pruned === null ? 0 : 1
+    const markers = pruned === null ? 0 : (out.match(/<<ccr:[0-9a-f]{24} \d+_(?:lines|chars)_offloaded>>/g)?.length ?? (out.includes('[... tool result middle pruned ...]') ? 1 : 0))
     process.stderr.write(
       `\ncode points ${before} -> ${after} (saved ${before - after}, ${saved.toFixed(1)}%), markers ${markers}, elapsed ${elapsed.toFixed(2)} ms\n`,
     )

@@ -4,7 +4,7 @@
  * (a number out of range); both are `Error`s with upstream's text.
  */
 import { codePointLength as nativeCodePointLength } from '../index.js'
-import type { ResolvedConfig, ToolResultPruneConfig } from './types.js'
+import type { PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 /** Fixed marker substituted for every removed middle span. */
 export const PRUNE_MARKER = '\n\n[... tool result middle pruned ...]\n\n'
@@ -14,7 +14,12 @@ export const DEFAULTS: ResolvedConfig = Object.freeze({
   thresholdChars: 8192,
   headChars: 4096,
   tailChars: 1024,
+  strategy: 'head-tail',
+  contextLines: 2,
+  edgeLines: 2,
 })
+
+const STRATEGIES: readonly PruneStrategy[] = ['head-tail', 'lines']
 
 const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
 
@@ -46,10 +51,18 @@ export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfi
     thresholdChars: config.thresholdChars ?? DEFAULTS.thresholdChars,
     headChars: config.headChars ?? DEFAULTS.headChars,
     tailChars: config.tailChars ?? DEFAULTS.tailChars,
+    strategy: config.strategy ?? DEFAULTS.strategy,
+    contextLines: config.contextLines ?? DEFAULTS.contextLines,
+    edgeLines: config.edgeLines ?? DEFAULTS.edgeLines,
   }
   assertInteger('thresholdChars', resolved.thresholdChars, 1, 'a positive integer')
   assertInteger('headChars', resolved.headChars, 0, 'a non-negative integer')
   assertInteger('tailChars', resolved.tailChars, 0, 'a non-negative integer')
+  if (!STRATEGIES.includes(resolved.strategy)) {
+    throw new TypeError(`ToolResultPruneConfig: strategy (${describe(resolved.strategy)}) must be 'head-tail' or 'lines'`)
+  }
+  assertInteger('contextLines', resolved.contextLines, 0, 'a non-negative integer')
+  assertInteger('edgeLines', resolved.edgeLines, 0, 'a non-negative integer')
   const emittedChars = resolved.headChars + PRUNE_MARKER.length + resolved.tailChars
   if (emittedChars > resolved.thresholdChars) {
     throw new RangeError(

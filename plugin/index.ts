@@ -9,12 +9,13 @@ import z from '@deepseek-ai/schemastery'
 import { type ContentBlock, freezeMessage, type Message } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
-import { NativePruner } from '../index.js'
+import { NativePruner, retrieve } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
 import type { PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
-export type { PrunedEntry, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+export { contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, render, splitLines } from '../index.js'
+export type { LinePlan, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -38,9 +39,12 @@ export class ToolResultPruner extends Service {
     thresholdChars: z.number().step(1).min(1).default(DEFAULTS.thresholdChars),
     headChars: z.number().step(1).min(0).default(DEFAULTS.headChars),
     tailChars: z.number().step(1).min(0).default(DEFAULTS.tailChars),
+    strategy: z.union(['head-tail', 'lines']).default(DEFAULTS.strategy),
+    contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
+    edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
   })
 
-  /** Resolved and immutable character budgets. */
+  /** Resolved and immutable budgets and strategy. */
   readonly config: ResolvedConfig
 
   declare private readonly [NATIVE]: { pruner: NativePruner; host: Host }
@@ -91,6 +95,19 @@ export class ToolResultPruner extends Service {
   pruneSession(session: Session): PruneResult {
     const { pruner, host } = this[NATIVE]
     return pruner.pruneSession(session, host) as PruneResult
+  }
+
+  /**
+   * The exact text behind a `<<ccr:HASH …>>` marker this pruner wrote into
+   * `session`, found from the append-only log itself (the replacement and
+   * the original event it cites), so it works after a restart or a replay.
+   * @param session - the session the marker appeared in.
+   * @param hash - the marker's 24 hex digits.
+   * @returns the dropped text byte for byte, or `undefined` for a hash the
+   * pruner did not write into this session (including a marker a tool printed).
+   */
+  retrieve(session: Session, hash: string): string | undefined {
+    return retrieve(session, hash)
   }
 }
 

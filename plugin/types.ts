@@ -1,13 +1,22 @@
 import type { CallId } from '@deepseek-ai/dsh-llm'
 
+/** How over-budget text is cut: upstream's head/tail, or failure-aware lines. */
+export type PruneStrategy = 'head-tail' | 'lines'
+
 /** Character-budget policy for deterministic tool-result pruning. */
 export interface ToolResultPruneConfig {
   /** Prune when total text exceeds this many Unicode code points. Defaults to `8192`. */
   thresholdChars?: number
-  /** Maximum leading Unicode code points retained. Defaults to `4096`. */
+  /** Maximum leading Unicode code points retained (head/tail; the head share of cut lines). Defaults to `4096`. */
   headChars?: number
-  /** Maximum trailing Unicode code points retained. Defaults to `1024`. */
+  /** Maximum trailing Unicode code points retained (head/tail; the tail share of cut lines). Defaults to `1024`. */
   tailChars?: number
+  /** `'head-tail'` (upstream's rule, the default) or `'lines'`. */
+  strategy?: PruneStrategy
+  /** Lines mode: neighbours kept on each side of a kept line. Defaults to `2`. */
+  contextLines?: number
+  /** Lines mode: lines kept at the start and at the end. Defaults to `2`. */
+  edgeLines?: number
 }
 
 /** Validated, detached, deeply immutable pruning configuration. */
@@ -15,6 +24,9 @@ export interface ResolvedConfig {
   readonly thresholdChars: number
   readonly headChars: number
   readonly tailChars: number
+  readonly strategy: PruneStrategy
+  readonly contextLines: number
+  readonly edgeLines: number
 }
 
 /** Cited source event and size accounting for one landed surface replacement. */
@@ -29,6 +41,11 @@ export interface PrunedEntry {
   readonly charsBefore: number
   /** Replacement text size in Unicode code points. */
   readonly charsAfter: number
+  /**
+   * Lines mode only: the exact text behind every `<<ccr:HASH …>>` marker in
+   * the replacement, by hash.
+   */
+  readonly recoverable?: Readonly<Record<string, string>>
 }
 
 /** Aggregate outcome of one stable-surface pruning pass. */
@@ -37,4 +54,14 @@ export interface PruneResult {
   readonly pruned: readonly PrunedEntry[]
   /** Total Unicode code points removed across replacements. */
   readonly charsRemoved: number
+}
+
+/** A line plan: the pruned text and the means to undo it. */
+export interface LinePlan {
+  /** Kept lines verbatim, one `<<ccr:HASH N_lines_offloaded>>` line per dropped run. */
+  readonly content: string
+  /** Hash → exact dropped text, for every marker in `content`. */
+  readonly recoverable: Readonly<Record<string, string>>
+  /** Input lines replaced by markers. */
+  readonly droppedLines: number
 }

@@ -39,6 +39,8 @@ pub struct Pruned {
     /// Hash → exact text for every retrieval marker in the pieces (empty
     /// for head/tail, whose marker is not retrievable).
     pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Input lines replaced by line markers (0 for head/tail).
+    pub dropped_lines: usize,
 }
 
 /// The text blocks of a pruned result, in order, as UTF-16.

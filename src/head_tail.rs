@@ -72,7 +72,7 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
     }
     debug_assert!(marker_placed, "an over-budget text always has a removed span");
     let chars_after = budgets.head() + crate::config::PRUNE_MARKER_LEN + budgets.tail();
-    Some(Pruned { pieces, chars_before: total, chars_after, recoverable: Default::default() })
+    Some(Pruned { pieces, chars_before: total, chars_after, recoverable: Default::default(), dropped_lines: 0 })
 }
 
 #[cfg(test)]

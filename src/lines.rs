@@ -50,10 +50,13 @@ pub fn lines_touched(spans: &[Range<usize>], lines: &[Range<usize>]) -> Vec<usiz
 
 /// `keep` grown by `context` neighbours on each side of every kept line and
 /// by the first and last `edge` lines, as a new ascending list.
+/// Neighbours are clipped to the lines that exist.
 pub fn expand_keep(keep: &[usize], n_lines: usize, context: usize, edge: usize) -> Vec<usize> {
     let mut out = vec![false; n_lines];
-    for &k in keep.iter().filter(|&&k| k < n_lines) {
-        for slot in &mut out[k.saturating_sub(context)..=k.saturating_add(context).min(n_lines - 1)] {
+    for &k in keep {
+        let from = k.saturating_sub(context);
+        let to = k.saturating_add(context).saturating_add(1).min(n_lines);
+        for slot in out.iter_mut().take(to).skip(from) {
             *slot = true;
         }
     }

@@ -189,6 +189,65 @@ fn parse_marker(text: &[u16]) -> Option<(usize, String, u64, Unit)> {
     None
 }
 
+/// The exact text that the marker named `hash` stands for in `pruned`,
+/// recovered from `original` (the text `pruned` was made from), or `None`
+/// when `pruned` holds no such marker for `original`.
+///
+/// `pruned` is walked against `original`: text between markers must match
+/// exactly, and a marker is taken as one only when the original text at
+/// that point, `count` lines or code points long, hashes to the marker's
+/// hash; otherwise it is literal text (a tool that printed a marker). So a
+/// result is always text whose hash is `hash`, never another run's.
+pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>> {
+    const NEWLINE: u16 = b'\n' as u16;
+    let (mut i, mut j) = (0usize, 0usize);
+    for m in find_markers(pruned) {
+        if m.at.start < j {
+            continue;
+        }
+        let literal = &pruned[j..m.at.start];
+        if !original[i..].starts_with(literal) {
+            return None;
+        }
+        i += literal.len();
+        let end = match m.unit {
+            Unit::Lines => {
+                let mut end = i;
+                let mut lines = 0;
+                while lines < m.count && end < original.len() {
+                    end = original[end..].iter().position(|&u| u == NEWLINE).map_or(original.len(), |p| end + p + 1);
+                    lines += 1;
+                }
+                (lines == m.count && m.count > 0).then_some(end)
+            }
+            Unit::Chars => {
+                let end = i + crate::text::offset_after(&original[i..], m.count as usize);
+                (crate::text::code_point_len(&original[i..end]) as u64 == m.count).then_some(end)
+            }
+        };
+        match end.filter(|&end| content_hash(&original[i..end]) == m.hash) {
+            Some(end) => {
+                if m.hash == hash {
+                    return Some(original[i..end].to_vec());
+                }
+                let closes_line = m.unit == Unit::Lines && original[end - 1] == NEWLINE;
+                i = end;
+                j = m.at.end + usize::from(closes_line && pruned.get(m.at.end) == Some(&NEWLINE));
+            }
+            None => {
+                // Literal marker text, present in the original too.
+                let text = &pruned[m.at.clone()];
+                if !original[i..].starts_with(text) {
+                    return None;
+                }
+                i += text.len();
+                j = m.at.end;
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +282,41 @@ mod tests {
         std.update(text.as_bytes());
         let want: String = std.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(content_hash(&utf16(&text)), want);
+    }
+
+    #[test]
+    fn recover_walks_markers_and_verifies_hashes() {
+        use crate::lines::{Fate, render, split_lines};
+        let mut text = String::new();
+        for i in 0..40 {
+            text.push_str(&format!("line {i} {}\n", "x".repeat(90)));
+        }
+        // A tool printed a marker-looking line that names the hash of lines 0..2.
+        let spoof_hash = content_hash(&utf16(&text.lines().take(2).map(|l| format!("{l}\n")).collect::<String>()));
+        text.insert_str(0, &format!("<<ccr:{spoof_hash} 2_lines_offloaded>>\n"));
+        let t = utf16(&text);
+        let lines = split_lines(&t);
+        let mut fates = vec![Fate::Keep; lines.len()];
+        for f in &mut fates[5..15] {
+            *f = Fate::Drop;
+        }
+        fates[20] = Fate::Cut { from: 3, to: 90 };
+        for f in &mut fates[30..] {
+            *f = Fate::Drop;
+        }
+        let plan = render(&t, &lines, &fates);
+        assert_eq!(plan.recoverable.len(), 3);
+        for (hash, dropped) in &plan.recoverable {
+            assert_eq!(recover(&t, &plan.content, hash).as_ref(), Some(dropped));
+        }
+        // The spoofed marker is literal: its hash names nothing dropped here.
+        assert_eq!(recover(&t, &plan.content, &spoof_hash), None);
+        assert_eq!(recover(&t, &plan.content, "0123456789abcdef01234567"), None);
+        // Against another original, nothing verifies.
+        let other = utf16(&text.replace("line 7 ", "line 7!"));
+        let dropped_hash =
+            plan.recoverable.iter().find(|(_, v)| String::from_utf16_lossy(v).contains("line 7 ")).unwrap().0;
+        assert_eq!(recover(&other, &plan.content, dropped_hash), None);
     }
 
     #[test]

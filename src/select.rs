@@ -269,6 +269,8 @@ pub fn prune_with_spans(
         head_share: (budgets.head(), budgets.tail()),
     };
     let n = doc.lines.len();
+    // Wider than the text means the whole text; clamping keeps loops short.
+    let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
     let long_cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
 
     // 1. Caller spans.
@@ -448,7 +450,13 @@ fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate], total: u64
         let text_out = if plan.content == text { NewText::Unchanged } else { NewText::Replaced(plan.content.clone()) };
         pieces.push(Piece::Text { block: index, text: text_out });
     }
-    Pruned { pieces, chars_before: total, chars_after: after, recoverable: plan.recoverable }
+    Pruned {
+        pieces,
+        chars_before: total,
+        chars_after: after,
+        recoverable: plan.recoverable,
+        dropped_lines: plan.dropped_lines,
+    }
 }
 
 #[cfg(test)]

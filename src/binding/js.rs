@@ -158,6 +158,12 @@ impl Js {
         Ok(Some(out))
     }
 
+    pub fn undefined(self) -> Result<Value> {
+        let mut out = ptr::null_mut();
+        self.check(unsafe { sys::napi_get_undefined(self.0, &mut out) })?;
+        Ok(out)
+    }
+
     pub fn null(self) -> Result<Value> {
         let mut out = ptr::null_mut();
         self.check(unsafe { sys::napi_get_null(self.0, &mut out) })?;

@@ -4,6 +4,7 @@
 
 mod blocks;
 mod js;
+mod lines;
 mod session;
 
 use napi::bindgen_prelude::Unknown;
@@ -11,24 +12,30 @@ use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
 use crate::config::Budgets;
-use crate::head_tail;
+use crate::select::LineOptions;
 use crate::session::prune_session;
+use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
 use js::{Js, Raw};
 use session::JsSessionLog;
 
-/// Budgets as the plugin resolved them (already validated in JS).
+/// The config as the plugin resolved it (already validated in JS).
 #[napi(object)]
 pub struct PrunerOptions {
     pub threshold_chars: f64,
     pub head_chars: f64,
     pub tail_chars: f64,
+    /// `'head-tail'` (default) or `'lines'`.
+    #[napi(ts_type = "'head-tail' | 'lines'")]
+    pub strategy: Option<String>,
+    pub context_lines: Option<f64>,
+    pub edge_lines: Option<f64>,
 }
 
 /// The native pruner behind the `toolResultPruner` service.
 #[napi]
 pub struct NativePruner {
-    budgets: Budgets,
+    pruner: Pruner,
 }
 
 fn js(env: &Env) -> Js {
@@ -53,7 +60,18 @@ impl NativePruner {
         let head = budget(&env, "headChars", options.head_chars, 0.0)?;
         let tail = budget(&env, "tailChars", options.tail_chars, 0.0)?;
         let budgets = Budgets::new(threshold, head, tail).map_err(|e| js(&env).range_error(&e.to_string()))?;
-        Ok(NativePruner { budgets })
+        let strategy = match options.strategy.as_deref() {
+            None | Some("head-tail") => Strategy::HeadTail,
+            Some("lines") => Strategy::Lines(LineOptions {
+                context: budget(&env, "contextLines", options.context_lines.unwrap_or(2.0), 0.0)? as usize,
+                edge: budget(&env, "edgeLines", options.edge_lines.unwrap_or(2.0), 0.0)? as usize,
+            }),
+            Some(other) => {
+                return Err(js(&env)
+                    .type_error(&format!("ToolResultPruneConfig: strategy ({other}) must be 'head-tail' or 'lines'")));
+            }
+        };
+        Ok(NativePruner { pruner: Pruner { budgets, strategy } })
     }
 
     /// Code points of the text blocks.
@@ -67,23 +85,25 @@ impl NativePruner {
     pub fn prune_content(&self, env: Env, blocks: Unknown) -> Result<Raw> {
         let js = js(&env);
         let read = JsBlocks::read(js, blocks.raw(), "pruneContent: blocks")?;
-        match head_tail::prune(&read.core(), &self.budgets) {
+        match self.pruner.prune(&read.core()) {
             Some(pruned) => Ok(Raw(read.build(js, &pruned)?)),
             None => Ok(Raw(js.null()?)),
         }
     }
 
-    /// Prunes one stable snapshot of `session.surface`; see the shim for the contract.
+    /// Prunes one stable snapshot of `session.surface`; see the shim for the
+    /// contract. In lines mode each entry also carries `recoverable`.
     #[napi(
         catch_unwind,
         ts_args_type = "session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }",
-        ts_return_type = "{ pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number }>; charsRemoved: number }"
+        ts_return_type = "{ pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }"
     )]
     pub fn prune_session(&self, env: Env, session: Unknown, host: Unknown) -> Result<Raw> {
         let js = js(&env);
         let mut log = JsSessionLog::new(js, session.raw(), host.raw())?;
-        let budgets = self.budgets;
-        let report = prune_session(&mut log, |blocks| head_tail::prune(blocks, &budgets))?;
+        let pruner = self.pruner;
+        let report = prune_session(&mut log, |blocks| pruner.prune(blocks))?;
+        let lines_mode = matches!(pruner.strategy, Strategy::Lines(_));
         let mut entries = Vec::with_capacity(report.pruned.len());
         for entry in &report.pruned {
             let item = js.object()?;
@@ -92,6 +112,9 @@ impl NativePruner {
             js.set(item, c"callId", entry.call_id)?;
             js.set(item, c"charsBefore", js.number(entry.chars_before as f64)?)?;
             js.set(item, c"charsAfter", js.number(entry.chars_after as f64)?)?;
+            if lines_mode {
+                js.set(item, c"recoverable", lines::recoverable_object(js, &entry.pruned.recoverable)?)?;
+            }
             entries.push(item);
         }
         let out = js.object()?;
@@ -99,6 +122,20 @@ impl NativePruner {
         js.set(out, c"charsRemoved", js.number(report.chars_removed as f64)?)?;
         Ok(Raw(out))
     }
+}
+
+/// The exact text a `<<ccr:HASH …>>` marker in one of `session`'s pruned
+/// tool results stands for, found from the log (the replacement and the
+/// original it cites); `undefined` for any hash the pruner did not write.
+#[napi(catch_unwind, ts_args_type = "session: object, hash: string", ts_return_type = "string | undefined")]
+pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Raw> {
+    let js = js(&env);
+    let hash = String::from_utf16_lossy(&lines::string_arg(js, hash.raw(), "retrieve: hash")?);
+    let found = if lines::is_hash(&hash) { session::retrieve(js, session.raw(), &hash)? } else { None };
+    Ok(Raw(match found {
+        Some(text) => js.string_utf16(&text)?,
+        None => js.undefined()?,
+    }))
 }
 
 /// Code points in `text`, counted as `Array.from(text).length` does.

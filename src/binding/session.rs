@@ -189,3 +189,92 @@ impl SessionLog for JsSessionLog {
         self.member(source, &format!("{path}.source"), c"callId")
     }
 }
+
+/// The exact text behind the marker `hash` in any replacement `tool/result`
+/// of `session`, recovered from the original event that replacement cites;
+/// `None` when no replacement holds a verifiable marker with that hash.
+/// Events of another shape are passed over, never trusted.
+pub(crate) fn retrieve(js: Js, session: Value, hash: &str) -> Result<Option<Vec<u16>>> {
+    if !js.is_object(session)? {
+        return Err(js.type_error("retrieve: session must be a Session object"));
+    }
+    let events = js.get(session, c"events")?;
+    let len = array_len(js, events, "retrieve: session.events")?;
+    let needle: Vec<u16> = format!("<<ccr:{hash} ").encode_utf16().collect();
+    let mut texts = Vec::new();
+    for i in 0..len {
+        let event = js.get_index(events, i)?;
+        let Some(source) = replaced_source(js, event)? else { continue };
+        if source >= u64::from(len) {
+            continue;
+        }
+        let original = js.get_index(events, source as u32)?;
+        let (Some(pruned), Some(original)) =
+            (result_texts(js, event, &mut texts)?, result_texts(js, original, &mut texts)?)
+        else {
+            continue;
+        };
+        for p in pruned.iter().filter(|p| p.windows(needle.len()).any(|w| w == needle)) {
+            for o in &original {
+                if let Some(text) = crate::markers::recover(o, p, hash) {
+                    return Ok(Some(text));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// For a `tool/result` that replaces exactly one earlier event, that event's seq.
+fn replaced_source(js: Js, event: Value) -> Result<Option<Seq>> {
+    if !js.is_object(event)? || !js.is_ascii_string(js.get(event, c"type")?, "tool/result")? {
+        return Ok(None);
+    }
+    let op = js.get(event, c"surfaceOp")?;
+    if !js.is_object(op)? || !js.is_ascii_string(js.get(op, c"op")?, "replace")? {
+        return Ok(None);
+    }
+    let sources = js.get(event, c"sourceEventSeqs")?;
+    if !js.is_array(sources)? || js.array_len(sources)? != 1 {
+        return Ok(None);
+    }
+    Ok(as_seq(js.as_number(js.get_index(sources, 0)?)?))
+}
+
+/// The text blocks of a `tool/result` event's content, if it has that shape.
+fn result_texts(js: Js, event: Value, scratch: &mut Vec<u16>) -> Result<Option<Vec<Vec<u16>>>> {
+    let mut at = event;
+    if !js.is_object(at)? || !js.is_ascii_string(js.get(at, c"type")?, "tool/result")? {
+        return Ok(None);
+    }
+    for name in [c"data", c"message", c"content"] {
+        at = js.get(at, name)?;
+        if !js.is_object(at)? {
+            return Ok(None);
+        }
+    }
+    if !js.is_array(at)? || js.array_len(at)? == 0 {
+        return Ok(None);
+    }
+    let result = js.get_index(at, 0)?;
+    if !js.is_object(result)? {
+        return Ok(None);
+    }
+    let blocks = js.get(result, c"content")?;
+    if !js.is_array(blocks)? {
+        return Ok(None);
+    }
+    let mut texts = Vec::new();
+    for i in 0..js.array_len(blocks)? {
+        let block = js.get_index(blocks, i)?;
+        if !js.is_object(block)? || !js.is_ascii_string(js.get(block, c"type")?, "text")? {
+            continue;
+        }
+        let text = js.get(block, c"text")?;
+        if js.is_string(text)? {
+            js.read_utf16(text, scratch)?;
+            texts.push(scratch.clone());
+        }
+    }
+    Ok(Some(texts))
+}
