@@ -49,9 +49,10 @@ export declare function mandatoryLines(lines: readonly string[]): number[]
 
 /**
  * The seed's plan of `text`, or with `thresholdChars` the budgeted plan
- * that lines mode uses.
+ * that lines mode uses (`headChars`/`tailChars`, default 0, give the
+ * head:tail ratio of cut lines, as in the service's config).
  */
-export declare function planLines(text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number }): { content: string; recoverable: Record<string, string>; droppedLines: number }
+export declare function planLines(text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number; headChars?: number; tailChars?: number }): { content: string; recoverable: Record<string, string>; droppedLines: number }
 
 /** The config as the plugin resolved it (already validated in JS). */
 export interface PrunerOptions {

@@ -210,10 +210,11 @@ pub(crate) fn is_hash(hash: &str) -> bool {
 }
 
 /// The seed's plan of `text`, or with `thresholdChars` the budgeted plan
-/// that lines mode uses.
+/// that lines mode uses (`headChars`/`tailChars`, default 0, give the
+/// head:tail ratio of cut lines, as in the service's config).
 #[napi(
     catch_unwind,
-    ts_args_type = "text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number }",
+    ts_args_type = "text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number; headChars?: number; tailChars?: number }",
     ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number }"
 )]
 pub fn plan_lines(env: Env, text: Unknown, options: Option<Unknown>) -> Result<Raw> {
@@ -247,7 +248,9 @@ pub fn plan_lines(env: Env, text: Unknown, options: Option<Unknown>) -> Result<R
         let plan = lines::plan(&units, &spans, context, edge);
         return Ok(Raw(plan_object(js, &plan.content, &plan.recoverable, plan.dropped_lines)?));
     };
-    let budgets = Budgets::new(threshold, 0, 0).expect("threshold checked above");
+    let head = option_count(js, options, c"headChars", "planLines: options.headChars", 0)? as u64;
+    let tail = option_count(js, options, c"tailChars", "planLines: options.tailChars", 0)? as u64;
+    let budgets = Budgets::new(threshold, head, tail).map_err(|e| js.range_error(&format!("planLines: {e}")))?;
     let blocks = [Block::Text(&units)];
     let plan = match select::prune_with_spans(&blocks, &budgets, &LineOptions { context, edge }, &spans) {
         Some(p) => {

@@ -1,0 +1,197 @@
+// strategy 'lines': the line functions' contracts, the budget guarantees on
+// random input and on the real dev corpus, and recall on that corpus.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as trp from '../lib/index.js'
+import { Ours, pruner } from './support/dsh.js'
+import * as random from './support/random.js'
+import { HEADROOM_MARKER, corpus, cp, criticalRecall, expand, markers, sha24 } from './support/lines.js'
+
+describe('line functions', () => {
+  test('splitLines splits on \\n only, keeps endings, and joins back exactly', () => {
+    const text = 'a\r\nb\u2028c\n\n\uD800 lone\nlast'
+    assert.deepEqual(trp.splitLines(text), ['a\r\n', 'b\u2028c\n', '\n', '\uD800 lone\n', 'last'])
+    assert.deepEqual(trp.splitLines(''), [])
+    for (const seed of random.seeds(200, 3)) {
+      const s = random.text(random.rng(seed), 300)
+      assert.equal(trp.splitLines(s).join(''), s)
+    }
+  })
+
+  test('linesTouched takes UTF-16 [start, end) offsets into the joined lines', () => {
+    const lines = ['😀😀\n', 'bb\n', 'cc\n'] // first line is 5 UTF-16 units
+    assert.deepEqual(trp.linesTouched([[4, 5]], lines), [0])
+    assert.deepEqual(trp.linesTouched([[5, 6]], lines), [1])
+    assert.deepEqual(trp.linesTouched([[3, 3]], lines), [])
+    assert.deepEqual(trp.linesTouched([[0, 100]], lines), [0, 1, 2])
+    assert.throws(() => trp.linesTouched([[1]], lines), { name: 'TypeError', message: /spans\[0\]/ })
+  })
+
+  test('mandatoryLines keeps failure signal across ecosystems and whole Python tracebacks', () => {
+    const lines = [
+      'collected 3 items\n',
+      'Traceback (most recent call last):\n',
+      '  File "app.py", line 3, in <module>\n',
+      '    main()\n',
+      'ValueError: bad input\n',
+      'all good here\n',
+      'E       assert 1 == 2\n',
+      'error[E0308]: mismatched types\n',
+      "thread 'main' panicked at src/main.rs:2:5:\n",
+      '--- FAIL: TestParse (0.00s)\n',
+      '    at Object.<anonymous> (test/get.ts:32:38)\n',
+      'npm ERR! code ELIFECYCLE\n',
+      '##[error]Process completed with exit code 1.\n',
+      'src/a.c:3:1: error: expected declaration\n',
+      'Compiling error-chain v0.12\n',
+    ]
+    assert.deepEqual(trp.mandatoryLines(lines), [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13])
+  })
+
+  test('expandKeep adds context and edges, clipped to the lines that exist', () => {
+    assert.deepEqual(trp.expandKeep([5], 20, { context: 2, edge: 1 }), [0, 3, 4, 5, 6, 7, 19])
+    assert.deepEqual(trp.expandKeep([], 3, { context: 0, edge: 0 }), [])
+    assert.deepEqual(trp.expandKeep([0], 4), [0, 1, 2, 3], 'defaults: context 2, edge 2')
+    assert.throws(() => trp.expandKeep([-1], 3), { name: 'TypeError', message: /keep\[0\]/ })
+  })
+
+  test('render keeps lines byte-exact, one marker per dropped run, and short runs stay', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i} of a log with some length\n`)
+    lines[7] = 'lone \uDC00 surrogate kept\n'
+    const plan = trp.render(lines, [0, 7, 29])
+    const out = plan.content.split('\n')
+    assert.equal(out[0], lines[0].trimEnd())
+    assert.equal(out[2], lines[7].trimEnd())
+    assert.equal(markers(plan.content).length, 2)
+    assert.equal(plan.droppedLines, 27)
+    assert.equal(expand(plan.content, plan.recoverable), lines.join(''))
+    for (const [hash, text] of Object.entries(plan.recoverable)) assert.equal(hash, sha24(text))
+    // A run no longer than its marker line stays as it is.
+    const short = trp.render(['keep\n', 'x\n', 'keep\n'], [0, 2])
+    assert.equal(short.content, 'keep\nx\nkeep\n')
+    assert.deepEqual(short.recoverable, {})
+  })
+
+  test('contentHash is the first 24 hex digits of SHA-256 of the UTF-8 bytes', () => {
+    for (const s of ['', 'hello\n', 'é😀漢\n', 'a\uD800b']) assert.equal(trp.contentHash(s), sha24(s))
+    assert.equal(trp.contentHash('hello\n'), '5891b5b522d5df086d0ff0b1')
+  })
+
+  test('formatMarker has the shape Headroom resolvers accept', () => {
+    const m = trp.formatMarker(trp.contentHash('x\n'), 12)
+    assert.equal(m, `<<ccr:${sha24('x\n')} 12_lines_offloaded>>`)
+    assert.equal(m.match(HEADROOM_MARKER)[1], sha24('x\n'))
+    assert.throws(() => trp.formatMarker('ABC', 1), { name: 'TypeError', message: /hash/ })
+  })
+
+  test('planLines: the seed plan, or with thresholdChars the budgeted plan', () => {
+    const text = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'FAILED tests/x.py::test_y - AssertionError\n' : `ok ${i}\n`)).join('')
+    const seed = trp.planLines(text, { contextLines: 1, edgeLines: 1 })
+    assert.deepEqual(seed.content.split('\n').filter((l) => !l.startsWith('<<ccr:')), ['ok 0', 'ok 119', 'FAILED tests/x.py::test_y - AssertionError', 'ok 121', 'ok 199', ''])
+    assert.equal(expand(seed.content, seed.recoverable), text)
+    const spans = trp.planLines(text, { spans: [[text.indexOf('ok 50\n'), text.indexOf('ok 50\n') + 2]], contextLines: 0, edgeLines: 0 })
+    assert.ok(spans.content.includes('ok 50\n'))
+    const budgeted = trp.planLines(text, { thresholdChars: 300 })
+    assert.ok(cp(budgeted.content) <= 300)
+    assert.ok(budgeted.content.includes('FAILED tests/x.py::test_y'))
+    assert.equal(expand(budgeted.content, budgeted.recoverable), text)
+    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100 }), { content: 'short\n', recoverable: {}, droppedLines: 0 })
+    assert.throws(() => trp.planLines(text, { thresholdChars: 10 }), RangeError)
+  })
+})
+
+/** A random log-like text around `size` units. */
+function randomLog(r, size) {
+  const shapes = [
+    () => `test case_${r.int(0, 999)} ... ok`,
+    () => `error: ${random.text(r, r.int(0, 40), ['ascii'])}`,
+    () => `FAILED tests/test_${r.int(0, 99)}.py::test_${r.int(0, 9)} - AssertionError`,
+    () => `    at fn${r.int(0, 9)} (src/a.js:${r.int(1, 99)}:${r.int(1, 9)})`,
+    () => random.text(r, r.int(0, 120)),
+    () => 'x'.repeat(r.int(200, 4000)),
+    () => `${r.int(1, 500)} passed, ${r.int(0, 3)} failed`,
+    () => `<<ccr:${'0123456789abcdef'.repeat(2).slice(0, 24)} 3_lines_offloaded>>`,
+    () => '',
+  ]
+  const lines = []
+  let length = 0
+  while (length < size) {
+    const line = r.pick(shapes)()
+    lines.push(line)
+    length += line.length + 1
+  }
+  return lines.join(r.chance(0.9) ? '\n' : '\r\n') + (r.chance(0.5) ? '\n' : '')
+}
+
+describe("strategy 'lines' keeps every budget guarantee", () => {
+  test('on random block lists and configs: within budget, smaller, final, deterministic, fully recoverable', async () => {
+    let pruned = 0
+    for (const seed of random.seeds(120, 11)) {
+      const r = random.rng(seed)
+      const threshold = r.int(200, 6000)
+      const head = r.int(0, Math.floor((threshold - 39) / 2))
+      const config = { strategy: 'lines', thresholdChars: threshold, headChars: head, tailChars: r.int(0, threshold - 39 - head), contextLines: r.int(0, 4), edgeLines: r.int(0, 4) }
+      const p = await pruner(Ours, config)
+      for (let i = 0; i < 6; i++) {
+        const image = { type: 'image', attachment: { id: `a${i}` } }
+        const blocks = [{ type: 'text', text: randomLog(r, r.int(0, threshold * 3)) }]
+        if (r.chance(0.4)) blocks.push(image, { type: 'text', text: randomLog(r, r.int(0, threshold)), cacheControl: { type: 'ephemeral' } })
+        const where = `seed ${seed} case ${i} ${JSON.stringify(config)}`
+        const before = p.measureContent(blocks)
+        const out = p.pruneContent(blocks)
+        if (before <= threshold) {
+          assert.equal(out, null, where)
+          continue
+        }
+        pruned++
+        const after = p.measureContent(out)
+        assert.ok(after <= threshold && after < before, `${where}: ${after} of ${before}`)
+        assert.equal(p.pruneContent(out), null, `${where}: second pass`)
+        assert.equal(JSON.stringify(p.pruneContent(blocks)), JSON.stringify(out), `${where}: deterministic`)
+        if (blocks.length > 1) {
+          assert.equal(out[1], image, `${where}: rich block carried over in place`)
+          continue
+        }
+        // One text block: planLines with the same options gives the same text and its map.
+        const { strategy, ...options } = config
+        const plan = trp.planLines(blocks[0].text, options)
+        assert.equal(strategy, 'lines')
+        assert.equal(out[0].text, plan.content, `${where}: planLines agrees`)
+        assert.equal(expand(plan.content, plan.recoverable), blocks[0].text, `${where}: round trip`)
+      }
+    }
+    assert.ok(pruned > 200, `pruned ${pruned}`)
+  })
+
+  test('the dev corpus at many budgets: within budget, and every marker expands back to the log', async () => {
+    const cases = corpus()
+    assert.equal(cases.length, 8)
+    for (const threshold of [512, 2048, 8192, 32768, 131072]) {
+      const p = await pruner(Ours, { strategy: 'lines', thresholdChars: threshold, headChars: threshold / 4, tailChars: threshold / 8 })
+      for (const c of cases) {
+        const out = p.pruneContent([{ type: 'text', text: c.text }])
+        if (cp(c.text) <= threshold) { assert.equal(out, null); continue }
+        const plan = trp.planLines(c.text, { thresholdChars: threshold, headChars: threshold / 4, tailChars: threshold / 8 })
+        assert.equal(out[0].text, plan.content, `${c.name} @${threshold}: pruneContent and planLines agree`)
+        assert.ok(cp(out[0].text) <= threshold, `${c.name} @${threshold}`)
+        assert.equal(expand(out[0].text, plan.recoverable), c.text, `${c.name} @${threshold}: round trip`)
+      }
+    }
+  })
+})
+
+describe('signal recall on the dev corpus (LogDx-CI text rule)', () => {
+  const cases = corpus()
+  for (const [threshold, floor] of [[8192, 0.85], [32768, 0.97]]) {
+    test(`critical recall at ${threshold} is at least ${floor}, far above head-tail and tail`, async () => {
+      const lines = await pruner(Ours, { strategy: 'lines', thresholdChars: threshold, headChars: threshold / 2, tailChars: threshold / 8 })
+      const headTail = await pruner(Ours, { thresholdChars: threshold, headChars: threshold / 2, tailChars: threshold / 8 })
+      const run = (p) => (text) => (p.pruneContent([{ type: 'text', text }]) ?? [{ text }]).map((b) => b.text).join('')
+      const recall = criticalRecall(cases, run(lines))
+      const baseline = criticalRecall(cases, run(headTail))
+      const tail = criticalRecall(cases, (text) => Array.from(text).slice(-threshold).join(''))
+      assert.ok(recall >= floor, `lines ${recall.toFixed(3)} < ${floor}`)
+      assert.ok(recall > baseline + 0.3 && recall > tail + 0.2, `lines ${recall} head-tail ${baseline} tail ${tail}`)
+    })
+  }
+})

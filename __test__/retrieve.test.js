@@ -1,0 +1,146 @@
+// Lines mode on real dsh Sessions: what the pruned entries carry, retrieval
+// of exact bytes from the log (also after replay), markers that lie, and
+// the tool_result_retrieve tool through the real tool registry.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Context } from '@deepseek-ai/cordis'
+import { Ours, Session, appendTurn, pruner, sessionWith } from './support/dsh.js'
+import { corpus, expand, markers, sha24 } from './support/lines.js'
+
+const LINES = { strategy: 'lines', thresholdChars: 4096, headChars: 1024, tailChars: 512 }
+const cases = corpus()
+const logOf = (name) => cases.find((c) => c.name === name).text
+
+/** A session whose tool results are real CI logs (plus a lone surrogate and a rich block). */
+function logSession(id = 'logs') {
+  return sessionWith(
+    [
+      [[{ content: [{ type: 'text', text: logOf('pnpm-jest-config-v2-001') }], isError: true, extra: { meta: { exit: 1 } } }]],
+      [[
+        { content: [{ type: 'text', text: logOf('lint-react-001') + '\uDC00 lone surrogate\n' }, { type: 'image', attachment: { id: 'shot' } }] },
+        { content: [{ type: 'text', text: 'short and within budget\n' }] },
+      ]],
+    ],
+    id,
+  )
+}
+
+const textOf = (event) => event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
+
+describe("pruneSession with strategy 'lines'", async () => {
+  const p = await pruner(Ours, LINES)
+
+  test('each entry carries recoverable, and expanding its markers gives the original text exactly', () => {
+    const session = logSession()
+    const report = p.pruneSession(session)
+    assert.equal(report.pruned.length, 2)
+    for (const entry of report.pruned) {
+      const original = session.events[entry.originalSeq]
+      const replacement = session.events[entry.replacementSeq]
+      const text = textOf(replacement)
+      assert.ok(entry.charsAfter <= LINES.thresholdChars && entry.charsAfter < entry.charsBefore)
+      const found = markers(text)
+      assert.ok(found.length > 0)
+      assert.deepEqual(new Set(found.map((m) => m.hash)), new Set(Object.keys(entry.recoverable)))
+      for (const [hash, dropped] of Object.entries(entry.recoverable)) assert.equal(hash, sha24(dropped))
+      assert.equal(expand(text, entry.recoverable), textOf(original))
+    }
+    // The rich block stays where it was.
+    const second = session.events[report.pruned[1].replacementSeq].data.message.content[0].content
+    assert.deepEqual(second.map((b) => b.type), ['text', 'image'])
+    assert.deepEqual(p.pruneSession(session), { pruned: [], charsRemoved: 0 }, 'a second pass changes nothing')
+  })
+
+  test('retrieve returns the exact dropped text from the log, also after a replay', () => {
+    const session = logSession()
+    const report = p.pruneSession(session)
+    const replayed = Session.create(session.id, session.events)
+    let checked = 0
+    for (const entry of report.pruned) {
+      for (const [hash, dropped] of Object.entries(entry.recoverable)) {
+        assert.equal(p.retrieve(session, hash), dropped)
+        assert.equal(p.retrieve(replayed, hash), dropped)
+        checked++
+      }
+    }
+    assert.ok(checked >= 4)
+  })
+
+  test('a hash it did not write returns undefined: unknown, malformed, from another session, or printed by a tool', () => {
+    const other = logSession('other')
+    const otherReport = p.pruneSession(other)
+    const foreign = Object.keys(otherReport.pruned[0].recoverable)[0]
+    // A tool printed a marker naming a run dropped from the other session.
+    const session = sessionWith([[[{ content: [{ type: 'text', text: `retry output:\n<<ccr:${foreign} 12_lines_offloaded>>\n` + 'noise line\n'.repeat(800) }] }]]], 'victim')
+    const report = p.pruneSession(session)
+    assert.equal(report.pruned.length, 1)
+    assert.ok(textOf(session.events[report.pruned[0].replacementSeq]).includes(`<<ccr:${foreign} 12_lines_offloaded>>`), 'the printed marker was kept as text')
+    assert.equal(p.retrieve(session, foreign), undefined)
+    assert.equal(p.retrieve(session, '0'.repeat(24)), undefined)
+    assert.equal(p.retrieve(session, 'not-a-hash'), undefined)
+    assert.equal(p.retrieve(session, foreign.toUpperCase()), undefined)
+    assert.throws(() => p.retrieve(session, 42), { name: 'TypeError', message: /hash/ })
+  })
+
+  test('head/tail replacements hold no retrievable markers', async () => {
+    const headTail = await pruner(Ours, {})
+    const session = sessionWith([[[{ content: [{ type: 'text', text: 'x\n'.repeat(9000) }] }]]])
+    assert.equal(headTail.pruneSession(session).pruned.length, 1)
+    assert.equal(headTail.retrieve(session, sha24('x\n'.repeat(100))), undefined)
+  })
+
+  test('two dropped runs with the same text share one hash, and both markers resolve to it', () => {
+    // Failure lines far apart inside two identical blocks; distinct sections
+    // at both ends soak up the budget left after their context.
+    const block = Array.from({ length: 2000 }, (_, i) => `  step ${i}: compiling\n`).join('')
+    const section = (name) => Array.from({ length: 300 }, (_, i) => `${name} line ${i} with distinct text\n`).join('')
+    const text = `${section('head')}FAILED first\n${block}FAILED second\n${block}FAILED third\n${section('tail')}`
+    const session = sessionWith([[[{ content: [{ type: 'text', text }] }]]])
+    const [entry] = p.pruneSession(session).pruned
+    const out = textOf(session.events[entry.replacementSeq])
+    const hashes = markers(out).map((m) => m.hash)
+    const repeated = hashes.filter((h, i) => hashes.indexOf(h) !== i)
+    assert.ok(repeated.length >= 1, out)
+    assert.equal(p.retrieve(session, repeated[0]), entry.recoverable[repeated[0]])
+    assert.equal(expand(out, entry.recoverable), text)
+  })
+})
+
+describe('tool_result_retrieve through the real tool registry and a real agent', () => {
+  const node22 = Number(process.versions.node.split('.')[0]) >= 22
+  test('returns the exact lines, or an error naming an unknown hash', { skip: !node22 && 'dsh-agent-loop needs Node 22 (dsh\'s runtime); the Node 22 run covers it' }, async () => {
+    const { SessionStore } = await import('@deepseek-ai/dsh-session')
+    const { default: AgentRegistry } = await import('@deepseek-ai/dsh-agent')
+    const { default: LlmRuntime } = await import('@deepseek-ai/dsh-llm')
+    const { default: SystemPrompt } = await import('@deepseek-ai/dsh-system-prompt')
+    const { default: ToolRuntime } = await import('@deepseek-ai/dsh-tools')
+    const { default: AgentLoop } = await import('@deepseek-ai/dsh-agent-loop')
+    const { default: TokenMeter } = await import('@deepseek-ai/dsh-token-meter')
+    const RetrieveTool = await import('../lib/retrieve-tool.js')
+    const ctx = new Context()
+    for (const plugin of [SessionStore, AgentRegistry, LlmRuntime, SystemPrompt, ToolRuntime, AgentLoop, TokenMeter]) await ctx.plugin(plugin)
+    await ctx.plugin(Ours, LINES)
+    await ctx.plugin(RetrieveTool)
+    assert.ok(ctx.tools.get('tool_result_retrieve'))
+
+    const agent = ctx.agentLoop.create('retrieve-agent')
+    appendTurn(agent.session, 1, [[{ content: [{ type: 'text', text: logOf('lint-react-001') }] }]])
+    agent.session.append('turn/start', { turn: 2 })
+    const [entry] = ctx.toolResultPruner.pruneSession(agent.session).pruned
+    const [hash, dropped] = Object.entries(entry.recoverable)[0]
+    const call = (args) => ctx.tools.execute({ callId: `c-${Math.random()}`, name: 'tool_result_retrieve', arguments: args, signal: new AbortController().signal, agent })
+
+    const ok = await call({ hash })
+    assert.equal(ok.isError, false)
+    assert.equal(ok.value, dropped)
+    assert.deepEqual(ok.content, [{ type: 'text', text: dropped }])
+    const whole = await call({ hash: `<<ccr:${hash} 7_lines_offloaded>>` })
+    assert.equal(whole.value, dropped, 'the whole marker is accepted too')
+
+    const unknown = await call({ hash: 'f'.repeat(24) })
+    assert.equal(unknown.isError, true)
+    assert.match(unknown.content[0].text, /unknown hash "f{24}"/)
+    const missing = await call({})
+    assert.equal(missing.isError, true)
+  })
+})
