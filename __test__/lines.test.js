@@ -194,4 +194,14 @@ describe('signal recall on the dev corpus (LogDx-CI text rule)', () => {
       assert.ok(recall > baseline + 0.3 && recall > tail + 0.2, `lines ${recall} head-tail ${baseline} tail ${tail}`)
     })
   }
+
+  test('on failing runs produced here (rustc, node:test, Java, gcc, tsc, pytest), recall stays high at small budgets', async () => {
+    const generated = corpus('generated')
+    assert.equal(generated.length, 6)
+    for (const [threshold, floor] of [[2048, 0.9], [4096, 0.95]]) {
+      const p = await pruner(Ours, { strategy: 'lines', thresholdChars: threshold, headChars: threshold / 2, tailChars: threshold / 8 })
+      const recall = criticalRecall(generated, (text) => (p.pruneContent([{ type: 'text', text }]) ?? [{ text }]).map((b) => b.text).join(''))
+      assert.ok(recall >= floor, `recall ${recall.toFixed(3)} at ${threshold}`)
+    }
+  })
 })

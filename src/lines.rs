@@ -17,18 +17,37 @@ use crate::text::{code_point_len, utf16};
 /// except possibly the last. The ranges tile the text: joined, they are it.
 /// Empty text has no lines.
 pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
-    let mut lines = Vec::new();
+    let mut lines = Vec::with_capacity(text.len() / 64 + 1);
     let mut start = 0;
-    for (i, &unit) in text.iter().enumerate() {
-        if unit == u16::from(b'\n') {
-            lines.push(start..i + 1);
-            start = i + 1;
-        }
-    }
+    for_each_newline(text, |i| {
+        lines.push(start..i + 1);
+        start = i + 1;
+    });
     if start < text.len() {
         lines.push(start..text.len());
     }
     lines
+}
+
+/// Calls `f` with the index of every `\n`, in order. Scans 32 units at a
+/// time into a bit mask, which the compiler vectorises.
+fn for_each_newline(text: &[u16], mut f: impl FnMut(usize)) {
+    const NEWLINE: u16 = b'\n' as u16;
+    let mut chunks = text.chunks_exact(32);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut mask = chunk.iter().enumerate().fold(0u32, |m, (i, &u)| m | (u32::from(u == NEWLINE) << i));
+        while mask != 0 {
+            f(base + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+        base += 32;
+    }
+    for (i, &u) in chunks.remainder().iter().enumerate() {
+        if u == NEWLINE {
+            f(base + i);
+        }
+    }
 }
 
 /// Indices of the lines overlapping any `[start, end)` span, ascending.
@@ -224,6 +243,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::single_range_in_vec_init)]
     fn touched_lines_overlap_half_open_spans() {
         let t = utf16("aa\nbb\ncc\n");
         let lines = split_lines(&t);

@@ -45,20 +45,31 @@ impl Unit {
 
 /// The retrieval hash of `text`: 24 lowercase hex digits of its SHA-256.
 pub fn content_hash(text: &[u16]) -> String {
+    const CHUNK: usize = 4096;
     let mut hasher = Sha256::new();
-    let mut buf = [0u8; 4096];
-    let mut used = 0;
+    let mut buf = [0u8; 4 * CHUNK];
     let mut at = 0;
     while at < text.len() {
-        let (point, width) = code_point_at(text, at);
-        at += width;
-        if used + 4 > buf.len() {
-            hasher.update(&buf[..used]);
-            used = 0;
-        }
-        used += encode_wtf8(point, &mut buf[used..]);
+        let chunk = &text[at..(at + CHUNK).min(text.len())];
+        let used = if chunk.iter().fold(0u16, |m, &u| m | u) < 0x80 {
+            // All ASCII (the common case): narrow in one vectorised pass.
+            for (slot, &u) in buf.iter_mut().zip(chunk) {
+                *slot = u as u8;
+            }
+            at += chunk.len();
+            chunk.len()
+        } else {
+            let end = at + chunk.len();
+            let mut used = 0;
+            while at < end {
+                let (point, width) = code_point_at(text, at);
+                at += width;
+                used += encode_wtf8(point, &mut buf[used..]);
+            }
+            used
+        };
+        hasher.update(&buf[..used]);
     }
-    hasher.update(&buf[..used]);
     let digest = hasher.finalize();
     let mut hex = String::with_capacity(HASH_LEN);
     for byte in &digest[..HASH_LEN / 2] {

@@ -88,11 +88,13 @@ impl<'a> Doc<'a> {
         for (block, b) in blocks.iter().enumerate() {
             let Block::Text(text) = *b else { continue };
             let first = lines.len();
+            // Without surrogates (one vectorised test) a line's code points are its units.
+            let plain = code_point_len(text) == text.len();
             for range in split_lines(text) {
                 let slice = &text[range.clone()];
                 lines.push(Line {
                     text: texts.len(),
-                    cps: code_point_len(slice),
+                    cps: if plain { slice.len() } else { code_point_len(slice) },
                     newline: slice.last() == Some(&u16::from(b'\n')),
                     range,
                 });
@@ -188,7 +190,7 @@ impl<'d, 'a> Selection<'d, 'a> {
         let line = &self.doc.lines[k];
         let slice = &self.doc.texts[line.text].1[line.range.clone()];
         let (head_w, tail_w) = self.head_share;
-        let head = if head_w + tail_w == 0 { keep / 2 } else { (keep as u64 * head_w / (head_w + tail_w)) as usize };
+        let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
         let tail = keep - head;
         let from = offset_after(slice, head);
         let to = offset_before_last(slice, tail).max(from);

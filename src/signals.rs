@@ -38,7 +38,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use regex::Regex;
+use regex::bytes::{Regex, RegexBuilder};
 
 /// What a line carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,54 +65,54 @@ pub const STRONG: u8 = 3;
 /// Weak failure signal.
 pub const WEAK: u8 = 1;
 
+/// Keywords (lowercase ASCII, matched against the lowercased narrowed text)
+/// that make a line worth a closer look; `\x01`..`\x03` stand for `✕`, `✗`,
+/// `●` there.
+#[rustfmt::skip]
 const TRIGGERS: &[&str] = &[
-    "err",
-    "fail",
-    "fatal",
-    "panic",
-    "exception",
-    "traceback",
-    "exit",
-    "abort",
-    "segmentation",
-    "core dumped",
-    "sigsegv",
-    "sigabrt",
-    "sigbus",
-    "crash",
-    "passed",
-    "skipped",
-    "pending",
-    "warnings",
-    "summary",
-    "test result",
-    "tests:",
-    "test suites",
-    "ran ",
-    "found ",
-    "total",
-    "xfailed",
-    "deselected",
-    "expected",
-    "received",
-    "caused by",
-    "not ok",
-    "\u{2715}",
-    "\u{2717}",
-    "\u{25CF}",
+    "error", "err!", "err_", "fail", "fatal", "panic", "exception", "traceback", "exit", "abort",
+    "segmentation", "core dumped", "sigsegv", "sigabrt", "sigbus", "crash",
+    "passed", "skipped", "pending", "warnings", "test result", "ran ", "found ", "total", "xfailed", "deselected",
+    "expected", "received", "caused by", "not ok", "\x01", "\x02", "\x03",
 ];
 
-/// The keyword scan, over UTF-16 code units seen as native-endian bytes.
-fn triggers() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
-    AC.get_or_init(|| {
-        let patterns: Vec<Vec<u8>> =
-            TRIGGERS.iter().map(|t| t.encode_utf16().flat_map(u16::to_ne_bytes).collect()).collect();
-        AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(patterns)
-            .expect("static trigger patterns")
+/// Non-ASCII characters the rules look for, and their narrowed bytes.
+const GLYPHS: [(u16, u8); 3] = [(0x2715, 1), (0x2717, 2), (0x25CF, 3)];
+
+/// The keyword scan, over the text narrowed to one byte per code unit: a
+/// SIMD multi-literal searcher where the CPU has one, else an automaton.
+enum Triggers {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(AhoCorasick),
+}
+
+impl Triggers {
+    /// Start offsets of trigger matches in `haystack`, in order.
+    fn starts(&self, haystack: &[u8], mut f: impl FnMut(usize)) {
+        match self {
+            Triggers::Packed(s) => s.find_iter(haystack).for_each(|m| f(m.start())),
+            Triggers::Automaton(a) => a.find_iter(haystack).for_each(|m| f(m.start())),
+        }
+    }
+}
+
+fn triggers() -> &'static Triggers {
+    static TRIGGER_SCAN: OnceLock<Triggers> = OnceLock::new();
+    TRIGGER_SCAN.get_or_init(|| {
+        let packed = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+            .builder()
+            .extend(TRIGGERS)
+            .build();
+        match packed {
+            Some(searcher) => Triggers::Packed(searcher),
+            None => Triggers::Automaton(
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .build(TRIGGERS)
+                    .expect("static trigger patterns"),
+            ),
+        }
     })
 }
 
@@ -125,11 +125,16 @@ struct Rules {
     rust_panic: Regex,
 }
 
+/// A byte regex over views, ASCII classes (`\\b`, `\\w`, `\\s`): fast on any input.
+fn ascii_regex(pattern: &str) -> Regex {
+    RegexBuilder::new(pattern).unicode(false).build().expect("static rule")
+}
+
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
     // The weak words are matched by `weak_failure`, word by word.
     RULES.get_or_init(|| Rules {
-        strong: Regex::new(
+        strong: ascii_regex(
             r#"(?x)
               Traceback\ \(most\ recent\ call\ last\)
             | \bpanicked\ at\b | ^\s*panic:\s | \bSegmentation\ fault\b | \bcore\ dumped\b
@@ -141,7 +146,7 @@ fn rules() -> &'static Rules {
             | \#\#\[error\] | ^\s*::error\b
             | \bFAILED\b | \bFAILURES?\b | \bFAIL\b | \bFailed\b | \bERROR\b | \bFATAL\b
             | ^\s*not\ ok\b
-            | ^\s*[\u{25CF}\u{2715}\u{2717}]\s
+            | ^\s*(?:\xE2\x97\x8F|\xE2\x9C\x95|\xE2\x9C\x97)\s
             | \b[A-Z][\w.$]*(?:Error|Exception)\b(?::|\s*$)
             | ^\s*Caused\ by:
             | (?i:\bexit(?:ed|ing)?\s+(?:with\s+)?(?:exit\s+)?(?:code|status)\s*[:=]?\s*-?[1-9])
@@ -149,24 +154,21 @@ fn rules() -> &'static Rules {
             | npm\ ERR! | \bERR_PNPM_\w+ | ^\s*error\s+Command\ failed
             | ^\s*(?:Expected|Received)(?:\ value)?:\s
             "#,
-        )
-        .expect("strong rule"),
-        quiet: Regex::new(
+        ),
+        quiet: ascii_regex(
             r#"(?x)
               (?i:\blevel=(?:debug|info|trace)\b) | (?i:"level"\s*:\s*"(?:debug|info|trace)")
             | (?i:\[(?:debug|info|trace)\]) | ^\s*(?:DEBUG|INFO|TRACE)\b | \s(?:DEBUG|INFO|TRACE)\s
             "#,
-        )
-        .expect("quiet rule"),
-        summary: Regex::new(
+        ),
+        summary: ascii_regex(
             r"(?xi)
               \b\d+\s+(?:passed|failed|failing|errors?|warnings?|skipped|pending|tests?|suites?|xfailed|xpassed|deselected|todos?|snapshots?|examples?|specs?|checks?|problems?)\b
             | ^\s*(?:tests?|test\ suites|test\ files|suites|snapshots|time|duration)\s*:
             | \btest\ result\b | ^\s*ran\ \d+\ tests?\b
             ",
-        )
-        .expect("summary rule"),
-        frame: Regex::new(
+        ),
+        frame: ascii_regex(
             r#"(?x)
               ^\s+at\s+\S
             | ^\s+File\ "
@@ -176,10 +178,9 @@ fn rules() -> &'static Rules {
             | ^\s*stack\ backtrace:
             | ^\s+\.\.\.\ \d+\ more
             "#,
-        )
-        .expect("frame rule"),
-        python_traceback: Regex::new(r"Traceback \(most recent call last\)").expect("traceback rule"),
-        rust_panic: Regex::new(r"\bpanicked at\b").expect("panic rule"),
+        ),
+        python_traceback: ascii_regex(r"Traceback \(most recent call last\)"),
+        rust_panic: ascii_regex(r"\bpanicked at\b"),
     })
 }
 
@@ -259,21 +260,27 @@ fn escape_len(s: &[u16]) -> Option<usize> {
 pub fn view(line: &[u16], out: &mut String) {
     out.clear();
     let mut at = content_start(line);
-    let mut chunk_start = at;
-    let flush = |out: &mut String, part: &[u16]| {
-        out.extend(char::decode_utf16(part.iter().copied()).map(|c| c.unwrap_or('\u{FFFD}')));
-    };
     while at < line.len() {
         let u = line[at];
-        if u == 0x1B || u == u16::from(b'\r') || u == u16::from(b'\n') {
-            flush(out, &line[chunk_start..at]);
-            at += if u == 0x1B { escape_len(&line[at..]).unwrap_or(1) } else { 1 };
-            chunk_start = at;
-        } else {
-            at += 1;
+        match u {
+            0x1B => at += escape_len(&line[at..]).unwrap_or(1),
+            0x0D | 0x0A => at += 1,
+            0x00..=0x7F => {
+                // An ASCII run: copied byte for byte.
+                let run = line[at..].iter().take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A).count();
+                out.extend(line[at..at + run].iter().map(|&u| char::from(u as u8)));
+                at += run;
+            }
+            _ => {
+                let width = crate::text::step_forward(line, at);
+                let c = char::decode_utf16(line[at..at + width].iter().copied())
+                    .next()
+                    .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'));
+                out.push(c);
+                at += width;
+            }
         }
     }
-    flush(out, &line[chunk_start..at.min(line.len())]);
 }
 
 /// The view with the insides of quoted strings removed, so a keyword
@@ -445,9 +452,9 @@ pub fn scan(text: &[u16], lines: &[Range<usize>]) -> Vec<LineSignal> {
         }
         view(line, &mut buf);
         // Debug/info/trace log lines are chatter, whatever words they hold.
-        let quiet = !pytest_detail && rules.quiet.is_match(&buf);
+        let quiet = !pytest_detail && rules.quiet.is_match(buf.as_bytes());
         let unquoted = without_quoted(&buf);
-        let strong = !quiet && (pytest_detail || rules.strong.is_match(&unquoted));
+        let strong = !quiet && (pytest_detail || rules.strong.is_match(unquoted.as_bytes()));
         let signal = &mut out[i];
         // A line may already be marked (a panic's message): never downgrade.
         signal.failure = signal.failure.max(if strong {
@@ -457,15 +464,15 @@ pub fn scan(text: &[u16], lines: &[Range<usize>]) -> Vec<LineSignal> {
         } else {
             0
         });
-        signal.summary = rules.summary.is_match(&buf);
+        signal.summary = rules.summary.is_match(buf.as_bytes());
         if signal.failure > 0 || signal.summary {
             signal.shape = shape_hash(&buf);
         }
-        if strong && rules.python_traceback.is_match(&buf) {
+        if strong && rules.python_traceback.is_match(buf.as_bytes()) {
             i = follow_python_traceback(text, lines, i, &mut out, &mut buf);
             continue;
         }
-        if strong && rules.rust_panic.is_match(&buf) {
+        if strong && rules.rust_panic.is_match(buf.as_bytes()) {
             mark_message(text, lines, i + 1, &mut out, &mut buf);
         }
         if out[i].failure > 0 {
@@ -491,23 +498,81 @@ fn starts_pytest_detail(content: &[u16]) -> bool {
         && content[2] == u16::from(b' ')
 }
 
-/// Lines containing a trigger keyword.
+/// Lines containing a trigger keyword outside a path-like token (a match
+/// inside `dist/lib/error-once.js` is not a reason to look closer).
 fn flag_lines(text: &[u16], lines: &[Range<usize>]) -> Vec<bool> {
     let mut flagged = vec![false; lines.len()];
-    // SAFETY: a u16 slice is valid as twice as many bytes.
-    let bytes = unsafe { std::slice::from_raw_parts(text.as_ptr().cast::<u8>(), text.len() * 2) };
+    // Large texts: scan the second half of the lines on another core.
+    let split = if text.len() >= PARALLEL_FROM { lines.len() / 2 } else { 0 };
+    let (first_lines, second_lines) = lines.split_at(split);
+    let second = std::thread::scope(|scope| {
+        let helper = (split > 0)
+            .then(|| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || {
+                        let mut flags = vec![false; second_lines.len()];
+                        flag_range(text, second_lines, &mut flags);
+                        flags
+                    })
+                    .ok()
+            })
+            .flatten();
+        flag_range(text, first_lines, &mut flagged[..split]);
+        helper.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    match second {
+        Some(flags) => flagged[split..].copy_from_slice(&flags),
+        None => flag_range(text, second_lines, &mut flagged[split..]),
+    }
+    flagged
+}
+
+/// Texts at least this long (code units) have their keyword scan split
+/// over two threads.
+const PARALLEL_FROM: usize = 1 << 18;
+
+/// Flags `lines` (contiguous, in order) of `text` into `flagged`.
+fn flag_range(text: &[u16], lines: &[Range<usize>], flagged: &mut [bool]) {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else { return };
+    let base = first.start;
+    let narrow = narrow(&text[base..last.end]);
     let mut line = 0;
-    for m in triggers().find_iter(bytes) {
-        if m.start() % 2 != 0 {
-            continue; // straddles two code units: not a real match
-        }
-        let unit = m.start() / 2;
+    triggers().starts(&narrow, |offset| {
+        let unit = base + offset;
         while lines[line].end <= unit {
             line += 1;
         }
-        flagged[line] = true;
+        if !flagged[line] && !in_path_token(text, lines[line].clone(), unit) {
+            flagged[line] = true;
+        }
+    });
+}
+
+/// One byte per code unit: ASCII lowercased, the rule glyphs as
+/// `\x01`..`\x03`, anything else `0x80`. Offsets equal code-unit offsets.
+fn narrow(text: &[u16]) -> Vec<u8> {
+    let mut out: Vec<u8> = text.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }).collect();
+    for (i, byte) in out.iter_mut().enumerate() {
+        if *byte == 0x80
+            && let Some(&(_, b)) = GLYPHS.iter().find(|(g, _)| *g == text[i])
+        {
+            *byte = b;
+        }
     }
-    flagged
+    out
+}
+
+/// True when the whitespace-delimited token around `at` (within `line`)
+/// holds a `/` or `\\`. Looks at most a few hundred units each way.
+fn in_path_token(text: &[u16], line: Range<usize>, at: usize) -> bool {
+    const REACH: usize = 256;
+    let is_space = |u: u16| u == u16::from(b' ') || u == u16::from(b'\t');
+    let is_slash = |u: u16| u == u16::from(b'/') || u == u16::from(b'\\');
+    let from = line.start.max(at.saturating_sub(REACH));
+    let to = line.end.min(at + REACH);
+    let left = text[from..at].iter().rev().take_while(|&&u| !is_space(u));
+    let right = text[at..to].iter().take_while(|&&u| !is_space(u));
+    left.chain(right).any(|&u| is_slash(u))
 }
 
 /// Marks the frames and the message of a Python traceback whose header is
@@ -559,7 +624,7 @@ fn follow_frames(text: &[u16], lines: &[Range<usize>], i: usize, out: &mut [Line
     // A message line may sit between a failure and its frames.
     while j < lines.len() {
         view(&text[lines[j].clone()], buf);
-        if rules.frame.is_match(buf) || (out[j - 1].frame && indented(buf) && !buf.trim().is_empty()) {
+        if rules.frame.is_match(buf.as_bytes()) || (out[j - 1].frame && indented(buf) && !buf.trim().is_empty()) {
             out[j].frame = true;
             j += 1;
         } else {

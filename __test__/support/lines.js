@@ -61,16 +61,20 @@ export function kept(signal, text) {
   return probes.some((p) => typeof p === 'string' && p.trim() !== '' && text.includes(p.trim()))
 }
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'logdx-dev')
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 
-/** The dev corpus: `{ name, text, signals }` per case. */
-export function corpus() {
-  return readdirSync(FIXTURES, { withFileTypes: true })
+/**
+ * A labelled corpus (`logdx-dev`: the LogDx-CI dev cases; `generated`: real
+ * failing runs produced here): `{ name, text, signals }` per case.
+ */
+export function corpus(name = 'logdx-dev') {
+  const dir = join(FIXTURES, name)
+  return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => ({
       name: d.name,
-      text: readFileSync(join(FIXTURES, d.name, 'raw.log'), 'utf8'),
-      signals: JSON.parse(readFileSync(join(FIXTURES, d.name, 'ground_truth.json'), 'utf8')).required_signals,
+      text: readFileSync(join(dir, d.name, 'raw.log'), 'utf8'),
+      signals: JSON.parse(readFileSync(join(dir, d.name, 'ground_truth.json'), 'utf8')).required_signals,
     }))
     .sort((a, b) => a.name.localeCompare(b.name))
 }

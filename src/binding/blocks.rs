@@ -104,12 +104,14 @@ pub(crate) fn array_len(js: Js, value: Value, what: &str) -> Result<u32> {
     if js.is_array(value)? {
         return js.array_len(value);
     }
-    if js.is_object(value)? && js.is_array_like_proxy(value)? {
-        if let Some(n) = js.as_number(js.get(value, LENGTH)?)? {
-            if n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0 {
-                return Ok(n as u32);
-            }
-        }
+    if js.is_object(value)?
+        && js.is_array_like_proxy(value)?
+        && let Some(n) = js.as_number(js.get(value, LENGTH)?)?
+        && n >= 0.0
+        && n <= f64::from(u32::MAX)
+        && n.fract() == 0.0
+    {
+        return Ok(n as u32);
     }
     Err(js.type_error(&format!("{what} must be an array")))
 }
