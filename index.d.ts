@@ -65,6 +65,13 @@ export interface PrunerOptions {
   edgeLines?: number
 }
 
+/**
+ * The copy limit, for benchmarks: receives every text block's string as
+ * UTF-16 exactly as the pruner does, and returns the total length. No
+ * pruner can be faster than receiving its input.
+ */
+export declare function receiveTexts(blocks: ReadonlyArray<object>): number
+
 /** Kept lines verbatim, one marker line per dropped run. */
 export declare function render(lines: readonly string[], keep: readonly number[]): { content: string; recoverable: Record<string, string>; droppedLines: number }
 

@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, render, retrieve, splitLines } = nativeBinding
+const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines } = nativeBinding
 export { NativePruner }
 export { codePointLength }
 export { contentHash }
@@ -725,6 +725,7 @@ export { formatMarker }
 export { linesTouched }
 export { mandatoryLines }
 export { planLines }
+export { receiveTexts }
 export { render }
 export { retrieve }
 export { splitLines }

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::lines::Span;
+
 /// One content block as the core sees it: text as UTF-16 code units, any
 /// other block opaque.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +38,10 @@ pub struct Pruned {
     pub pieces: Vec<Piece>,
     pub chars_before: u64,
     pub chars_after: u64,
-    /// Hash → exact text for every retrieval marker in the pieces (empty
-    /// for head/tail, whose marker is not retrievable).
-    pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Hash → where the exact text behind every retrieval marker in the
+    /// pieces is in the input (`Span::text` is a block index); empty for
+    /// head/tail, whose marker is not retrievable.
+    pub recoverable: BTreeMap<String, Span>,
     /// Input lines replaced by line markers (0 for head/tail).
     pub dropped_lines: usize,
 }
@@ -53,4 +56,17 @@ pub fn render_texts<'a>(blocks: &'a [Block<'a>], pruned: &'a Pruned) -> impl Ite
         },
         Piece::Text { text: NewText::Replaced(t), .. } => Some(t.as_slice()),
     })
+}
+
+impl Pruned {
+    /// Hash → exact dropped text, read from the `blocks` this was made from.
+    pub fn recovered(&self, blocks: &[Block<'_>]) -> BTreeMap<String, Vec<u16>> {
+        self.recoverable
+            .iter()
+            .filter_map(|(hash, span)| match blocks.get(span.text) {
+                Some(Block::Text(t)) => Some((hash.clone(), t[span.range.clone()].to_vec())),
+                _ => None,
+            })
+            .collect()
+    }
 }

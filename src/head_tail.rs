@@ -7,7 +7,7 @@
 
 use crate::config::{Budgets, PRUNE_MARKER};
 pub use crate::content::{Block, NewText, Piece, Pruned};
-use crate::text::{code_point_len, offset_after, utf16};
+use crate::text::{code_point_len, offset_after, offset_before_last, utf16};
 
 /// Total code points of the text blocks; other blocks cost nothing.
 pub fn measure(blocks: &[Block<'_>]) -> u64 {
@@ -58,8 +58,9 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
             continue;
         }
         let head_end = offset_after(text, head_points as usize);
-        // Walk from the head cut rather than from the start.
-        let tail_start = head_end + offset_after(&text[head_end..], (tail_from - head_points) as usize);
+        // Both cuts are found by walking only the kept code points: the head
+        // from the start, the tail back from the end.
+        let tail_start = offset_before_last(text, (len - tail_from) as usize).max(head_end);
         let mut out = Vec::with_capacity(head_end + marker.len() + text.len() - tail_start);
         out.extend_from_slice(&text[..head_end]);
         if with_marker {

@@ -101,15 +101,34 @@ pub enum Fate {
     Cut { from: usize, to: usize },
 }
 
+/// Where dropped text is: which source text (as the renderer was told) and
+/// the code-unit range in it. Plans point into their input instead of
+/// copying what they drop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub text: usize,
+    pub range: Range<usize>,
+}
+
 /// A rendered plan: pruned text and the means to undo it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Kept text verbatim, with a marker for each dropped run or cut.
     pub content: Vec<u16>,
-    /// Hash → exact dropped text, for every marker in `content`.
-    pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Hash → where the exact dropped text is, for every marker in `content`.
+    pub recoverable: BTreeMap<String, Span>,
     /// Input lines replaced by line markers (cut lines not counted).
     pub dropped_lines: usize,
+}
+
+impl Plan {
+    /// Hash → dropped text, read from the `sources` the plan was made from.
+    pub fn recovered(&self, sources: &[&[u16]]) -> BTreeMap<String, Vec<u16>> {
+        self.recoverable
+            .iter()
+            .map(|(hash, span)| (hash.clone(), sources[span.text][span.range.clone()].to_vec()))
+            .collect()
+    }
 }
 
 /// Cost in code points of a dropped run of `n` lines with `len` code points
@@ -125,16 +144,17 @@ pub fn cut_cost(removed: usize) -> usize {
     removed.min(marker_len(removed as u64, Unit::Chars))
 }
 
-/// Renders `text` (split into `lines`) with one fate per line.
+/// Renders `text` (split into `lines`) with one fate per line; spans in
+/// the plan name `text` as source 0.
 pub fn render(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Plan {
     let mut plan = Plan::default();
-    render_into(text, lines, fates, &mut plan);
+    render_into(text, 0, lines, fates, &mut plan);
     plan
 }
 
 /// Renders into `plan`, appending to its content and map (several texts
-/// can share one map).
-pub fn render_into(text: &[u16], lines: &[Range<usize>], fates: &[Fate], plan: &mut Plan) {
+/// can share one map); spans name `text` as source `origin`.
+pub fn render_into(text: &[u16], origin: usize, lines: &[Range<usize>], fates: &[Fate], plan: &mut Plan) {
     debug_assert_eq!(lines.len(), fates.len());
     let mut i = 0;
     while i < lines.len() {
@@ -148,19 +168,21 @@ pub fn render_into(text: &[u16], lines: &[Range<usize>], fates: &[Fate], plan: &
                     plan.content.extend_from_slice(line);
                 } else {
                     plan.content.extend_from_slice(&line[..from]);
-                    push_marker(plan, removed, count, Unit::Chars);
+                    let start = lines[i].start;
+                    push_marker(plan, text, Span { text: origin, range: start + from..start + to }, count, Unit::Chars);
                     plan.content.extend_from_slice(&line[to..]);
                 }
             }
             Fate::Drop => {
                 let end = (i..lines.len()).find(|&j| fates[j] != Fate::Drop).unwrap_or(lines.len());
-                let run = &text[lines[i].start..lines[end - 1].end];
+                let range = lines[i].start..lines[end - 1].end;
+                let run = &text[range.clone()];
                 let newline = run.last() == Some(&u16::from(b'\n'));
                 let n = end - i;
                 if code_point_len(run) <= run_cost(n, usize::MAX, newline) {
                     plan.content.extend_from_slice(run);
                 } else {
-                    push_marker(plan, run, n, Unit::Lines);
+                    push_marker(plan, text, Span { text: origin, range }, n, Unit::Lines);
                     if newline {
                         plan.content.push(u16::from(b'\n'));
                     }
@@ -174,10 +196,10 @@ pub fn render_into(text: &[u16], lines: &[Range<usize>], fates: &[Fate], plan: &
     }
 }
 
-fn push_marker(plan: &mut Plan, removed: &[u16], count: usize, unit: Unit) {
-    let hash = content_hash(removed);
+fn push_marker(plan: &mut Plan, text: &[u16], span: Span, count: usize, unit: Unit) {
+    let hash = content_hash(&text[span.range.clone()]);
     plan.content.extend(utf16(&format_marker(&hash, count as u64, unit)));
-    plan.recoverable.entry(hash).or_insert_with(|| removed.to_vec());
+    plan.recoverable.entry(hash).or_insert(span);
 }
 
 /// Fates from a keep-set: listed lines kept, all others dropped.
@@ -272,7 +294,7 @@ mod tests {
         assert_eq!(out.lines().count(), 4 + 2);
         assert_eq!(plan.dropped_lines, 13 + 13);
         assert_eq!(plan.recoverable.len(), 2);
-        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+        assert_eq!(expand(&plan.content, &plan.recovered(&[&t])), t);
         // One short dropped line is shorter than a marker: it stays.
         let short = utf16("keep\nx\nkeep\n");
         let plan = render(&short, &split_lines(&short), &[Fate::Keep, Fate::Drop, Fate::Keep]);
@@ -287,7 +309,7 @@ mod tests {
         let plan = render(&t, &split_lines(&t), &[Fate::Keep, Fate::Drop]);
         let out = s(&plan.content);
         assert!(out.starts_with(&"a".repeat(80)) && out.ends_with("_lines_offloaded>>"));
-        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+        assert_eq!(expand(&plan.content, &plan.recovered(&[&t])), t);
     }
 
     #[test]
@@ -297,7 +319,7 @@ mod tests {
         let plan = render(&t, &split_lines(&t), &[Fate::Cut { from: 4, to: 204 }]);
         let out = s(&plan.content);
         assert!(out.starts_with("HEAD<<ccr:") && out.ends_with(" 200_chars_offloaded>>TAIL\n"), "{out}");
-        assert_eq!(expand(&plan.content, &plan.recoverable), t);
+        assert_eq!(expand(&plan.content, &plan.recovered(&[&t])), t);
     }
 
     proptest! {
@@ -315,7 +337,7 @@ mod tests {
             let lines = split_lines(&units);
             let keep: Vec<usize> = keep_bits.iter().enumerate().filter_map(|(i, &k)| k.then_some(i)).collect();
             let plan = render(&units, &lines, &fates_from_keep(&keep, lines.len()));
-            prop_assert_eq!(expand(&plan.content, &plan.recoverable), units.clone());
+            prop_assert_eq!(expand(&plan.content, &plan.recovered(&[&units])), units.clone());
             prop_assert!(code_point_len(&plan.content) <= code_point_len(&units));
             // Pure: the same inputs give the same plan.
             prop_assert_eq!(render(&units, &lines, &fates_from_keep(&keep, lines.len())), plan);

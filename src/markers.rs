@@ -317,7 +317,8 @@ mod tests {
         }
         let plan = render(&t, &lines, &fates);
         assert_eq!(plan.recoverable.len(), 3);
-        for (hash, dropped) in &plan.recoverable {
+        let recovered = plan.recovered(&[&t]);
+        for (hash, dropped) in &recovered {
             assert_eq!(recover(&t, &plan.content, hash).as_ref(), Some(dropped));
         }
         // The spoofed marker is literal: its hash names nothing dropped here.
@@ -325,8 +326,7 @@ mod tests {
         assert_eq!(recover(&t, &plan.content, "0123456789abcdef01234567"), None);
         // Against another original, nothing verifies.
         let other = utf16(&text.replace("line 7 ", "line 7!"));
-        let dropped_hash =
-            plan.recoverable.iter().find(|(_, v)| String::from_utf16_lossy(v).contains("line 7 ")).unwrap().0;
+        let dropped_hash = recovered.iter().find(|(_, v)| String::from_utf16_lossy(v).contains("line 7 ")).unwrap().0;
         assert_eq!(recover(&other, &plan.content, dropped_hash), None);
     }
 

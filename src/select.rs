@@ -444,7 +444,7 @@ fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate], total: u64
         let bounds = doc.bounds[t].clone();
         let ranges: Vec<Range<usize>> = bounds.clone().map(|l| doc.lines[l].range.clone()).collect();
         plan.content.clear();
-        render_into(text, &ranges, &fates[bounds.clone()], &mut plan);
+        render_into(text, index, &ranges, &fates[bounds.clone()], &mut plan);
         after += code_point_len(&plan.content) as u64;
         if plan.content.is_empty() {
             continue;
@@ -509,7 +509,7 @@ mod tests {
             assert!(o.contains(needle), "{needle} missing from\n{o}");
         }
         assert!(o.contains("_lines_offloaded>>"));
-        assert_eq!(expand(&utf16(&o), &p.recoverable), text);
+        assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), text);
     }
 
     #[test]
@@ -521,7 +521,7 @@ mod tests {
         let o = out(&blocks, &p);
         assert!(p.chars_after <= 8192 && p.chars_after > 8000, "{}", p.chars_after);
         assert!(o.starts_with("{\"a\":\"xxx") && o.ends_with("xx\"}") && o.contains("_chars_offloaded>>"));
-        assert_eq!(expand(&utf16(&o), &p.recoverable), text);
+        assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), text);
     }
 
     #[test]
@@ -543,8 +543,8 @@ mod tests {
         assert_eq!(p.pieces.len(), 3);
         assert!(p.chars_after <= 4096);
         let texts: Vec<Vec<u16>> = render_texts(&blocks, &p).map(<[u16]>::to_vec).collect();
-        assert_eq!(expand(&texts[0], &p.recoverable), a);
-        assert_eq!(expand(&texts[1], &p.recoverable), b);
+        assert_eq!(expand(&texts[0], &p.recovered(&blocks)), a);
+        assert_eq!(expand(&texts[1], &p.recovered(&blocks)), b);
     }
 
     fn arb_log() -> impl Strategy<Value = Vec<u16>> {
@@ -614,7 +614,7 @@ mod tests {
                             if let Piece::Text { block, .. } = piece {
                                 let original = match blocks[*block] { Block::Text(t) => t, Block::Other => unreachable!() };
                                 let rendered = kept_texts.next().unwrap();
-                                prop_assert_eq!(&expand(rendered, &p.recoverable), &original.to_vec(), "piece {}", i);
+                                prop_assert_eq!(&expand(rendered, &p.recovered(&blocks)), &original.to_vec(), "piece {}", i);
                             }
                         }
                         let _ = originals;

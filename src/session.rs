@@ -67,8 +67,9 @@ pub struct PrunedEntry<C> {
     pub call_id: C,
     pub chars_before: u64,
     pub chars_after: u64,
-    /// The pruned content, for callers that want more than the counts.
-    pub pruned: Pruned,
+    /// Hash → exact text behind each retrieval marker of the replacement
+    /// (empty for head/tail).
+    pub recoverable: std::collections::BTreeMap<String, Vec<u16>>,
 }
 
 /// The outcome of one pass: replacements in surface order and the code
@@ -113,7 +114,7 @@ where
             call_id,
             chars_before: pruned.chars_before,
             chars_after: pruned.chars_after,
-            pruned,
+            recoverable: pruned.recovered(&content.blocks()),
         });
     }
     Ok(report)

@@ -531,27 +531,50 @@ fn flag_lines(text: &[u16], lines: &[Range<usize>]) -> Vec<bool> {
 /// over two threads.
 const PARALLEL_FROM: usize = 1 << 18;
 
-/// Flags `lines` (contiguous, in order) of `text` into `flagged`.
+/// Code units narrowed and scanned at a time, to keep memory flat.
+const SCAN_WINDOW: usize = 1 << 16;
+/// Longer than any trigger: how far windows inside one long line overlap.
+const TRIGGER_OVERLAP: usize = 16;
+
+/// Flags `lines` (contiguous, in order) of `text` into `flagged`, a window
+/// of about `SCAN_WINDOW` code units at a time.
 fn flag_range(text: &[u16], lines: &[Range<usize>], flagged: &mut [bool]) {
-    let (Some(first), Some(last)) = (lines.first(), lines.last()) else { return };
-    let base = first.start;
-    let narrow = narrow(&text[base..last.end]);
-    let mut line = 0;
-    triggers().starts(&narrow, |offset| {
-        let unit = base + offset;
-        while lines[line].end <= unit {
-            line += 1;
+    let mut narrowed = Vec::with_capacity(SCAN_WINDOW + TRIGGER_OVERLAP);
+    let mut first = 0;
+    while first < lines.len() {
+        // Whole lines up to the window, or one line on its own.
+        let start = lines[first].start;
+        let mut last = first;
+        while last + 1 < lines.len() && lines[last + 1].end - start <= SCAN_WINDOW {
+            last += 1;
         }
-        if !flagged[line] && !in_path_token(text, lines[line].clone(), unit) {
-            flagged[line] = true;
+        let end = lines[last].end;
+        let mut from = start;
+        while from < end {
+            let to = (from + SCAN_WINDOW).min(end);
+            let window_end = (to + TRIGGER_OVERLAP).min(end);
+            narrow_into(&text[from..window_end], &mut narrowed);
+            let mut line = first;
+            triggers().starts(&narrowed, |offset| {
+                let unit = from + offset;
+                while lines[line].end <= unit {
+                    line += 1;
+                }
+                if !flagged[line] && !in_path_token(text, lines[line].clone(), unit) {
+                    flagged[line] = true;
+                }
+            });
+            from = to;
         }
-    });
+        first = last + 1;
+    }
 }
 
 /// One byte per code unit: ASCII lowercased, the rule glyphs as
 /// `\x01`..`\x03`, anything else `0x80`. Offsets equal code-unit offsets.
-fn narrow(text: &[u16]) -> Vec<u8> {
-    let mut out: Vec<u8> = text.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }).collect();
+fn narrow_into(text: &[u16], out: &mut Vec<u8>) {
+    out.clear();
+    out.extend(text.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }));
     for (i, byte) in out.iter_mut().enumerate() {
         if *byte == 0x80
             && let Some(&(_, b)) = GLYPHS.iter().find(|(g, _)| *g == text[i])
@@ -559,7 +582,6 @@ fn narrow(text: &[u16]) -> Vec<u8> {
             *byte = b;
         }
     }
-    out
 }
 
 /// True when the whitespace-delimited token around `at` (within `line`)
@@ -731,6 +753,23 @@ mod tests {
         let s = classify(rust);
         assert_eq!(s[1].failure, STRONG);
         assert!(s[2].frame && s[3].frame && s[4].frame);
+    }
+
+    #[test]
+    fn keywords_straddling_scan_windows_are_found() {
+        for at in [SCAN_WINDOW - 3, SCAN_WINDOW - 1, SCAN_WINDOW, 3 * SCAN_WINDOW + 2] {
+            let mut line = "x".repeat(at);
+            line.push_str(" FAILED here ");
+            line.push_str(&"y".repeat(1000));
+            let text = format!("first\n{line}\nlast\n");
+            assert_eq!(failures(&text), [0, STRONG, 0], "keyword at {at}");
+        }
+        // Many short lines across windows and both threads: each is flagged on its own.
+        let text: String =
+            (0..60_000).map(|i| if i % 997 == 0 { "ERROR: boom\n".to_owned() } else { format!("ok {i}\n") }).collect();
+        let s = failures(&text);
+        assert_eq!(s.iter().filter(|&&f| f == STRONG).count(), 61);
+        assert!(s.iter().enumerate().all(|(i, &f)| (f == STRONG) == (i % 997 == 0)));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::blocks::array_len;
 use super::js::{Js, Raw, Value};
 use crate::config::Budgets;
 use crate::content::{Block, render_texts};
-use crate::lines::{self, Plan};
+use crate::lines;
 use crate::markers::{self, Unit};
 use crate::select::{self, LineOptions};
 
@@ -182,7 +182,7 @@ pub fn render(env: Env, lines: Unknown, keep: Unknown) -> Result<Raw> {
     let (text, ranges) = lines_arg(js, lines.raw(), "render: lines")?;
     let keep = indices_arg(js, keep.raw(), "render: keep")?;
     let plan = lines::render(&text, &ranges, &lines::fates_from_keep(&keep, ranges.len()));
-    Ok(Raw(plan_object(js, &plan.content, &plan.recoverable, plan.dropped_lines)?))
+    Ok(Raw(plan_object(js, &plan.content, &plan.recovered(&[&text]), plan.dropped_lines)?))
 }
 
 /// The 24-hex-digit retrieval hash of `text`.
@@ -246,18 +246,17 @@ pub fn plan_lines(env: Env, text: Unknown, options: Option<Unknown>) -> Result<R
     };
     let Some(threshold) = threshold else {
         let plan = lines::plan(&units, &spans, context, edge);
-        return Ok(Raw(plan_object(js, &plan.content, &plan.recoverable, plan.dropped_lines)?));
+        return Ok(Raw(plan_object(js, &plan.content, &plan.recovered(&[&units]), plan.dropped_lines)?));
     };
     let head = option_count(js, options, c"headChars", "planLines: options.headChars", 0)? as u64;
     let tail = option_count(js, options, c"tailChars", "planLines: options.tailChars", 0)? as u64;
     let budgets = Budgets::new(threshold, head, tail).map_err(|e| js.range_error(&format!("planLines: {e}")))?;
     let blocks = [Block::Text(&units)];
-    let plan = match select::prune_with_spans(&blocks, &budgets, &LineOptions { context, edge }, &spans) {
+    match select::prune_with_spans(&blocks, &budgets, &LineOptions { context, edge }, &spans) {
         Some(p) => {
             let content: Vec<u16> = render_texts(&blocks, &p).flat_map(<[u16]>::to_vec).collect();
-            Plan { content, recoverable: p.recoverable, dropped_lines: p.dropped_lines }
+            Ok(Raw(plan_object(js, &content, &p.recovered(&blocks), p.dropped_lines)?))
         }
-        None => Plan { content: units.clone(), ..Plan::default() },
-    };
-    Ok(Raw(plan_object(js, &plan.content, &plan.recoverable, plan.dropped_lines)?))
+        None => Ok(Raw(plan_object(js, &units, &BTreeMap::new(), 0)?)),
+    }
 }

@@ -113,7 +113,7 @@ impl NativePruner {
             js.set(item, c"charsBefore", js.number(entry.chars_before as f64)?)?;
             js.set(item, c"charsAfter", js.number(entry.chars_after as f64)?)?;
             if lines_mode {
-                js.set(item, c"recoverable", lines::recoverable_object(js, &entry.pruned.recoverable)?)?;
+                js.set(item, c"recoverable", lines::recoverable_object(js, &entry.recoverable)?)?;
             }
             entries.push(item);
         }
@@ -136,6 +136,22 @@ pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Raw> {
         Some(text) => js.string_utf16(&text)?,
         None => js.undefined()?,
     }))
+}
+
+/// The copy limit, for benchmarks: receives every text block's string as
+/// UTF-16 exactly as the pruner does, and returns the total length. No
+/// pruner can be faster than receiving its input.
+#[napi(catch_unwind, ts_args_type = "blocks: ReadonlyArray<object>")]
+pub fn receive_texts(env: Env, blocks: Unknown) -> Result<f64> {
+    let read = JsBlocks::read(js(&env), blocks.raw(), "receiveTexts: blocks")?;
+    Ok(read
+        .core()
+        .iter()
+        .map(|b| match b {
+            crate::content::Block::Text(t) => t.len() as f64,
+            crate::content::Block::Other => 0.0,
+        })
+        .sum())
 }
 
 /// Code points in `text`, counted as `Array.from(text).length` does.
