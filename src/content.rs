@@ -32,11 +32,10 @@ pub enum NewText {
     Replaced(Vec<u16>),
 }
 
-/// A pruned block list and its size accounting, in code points.
+/// A pruned block list and its size in code points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pruned {
     pub pieces: Vec<Piece>,
-    pub chars_before: u64,
     pub chars_after: u64,
     /// Hash → where the exact text behind every retrieval marker in the
     /// pieces is in the input (`Span::text` is a block index); empty for

@@ -7,7 +7,7 @@
 
 use crate::config::{Budgets, PRUNE_MARKER};
 pub use crate::content::{Block, NewText, Piece, Pruned};
-use crate::text::{code_point_len, offset_after, offset_before_last, utf16};
+use crate::text::{code_point_len, utf16, walk_backward, walk_forward};
 
 /// Total code points of the text blocks; other blocks cost nothing.
 pub fn measure(blocks: &[Block<'_>]) -> u64 {
@@ -23,57 +23,112 @@ fn text_len(block: &Block<'_>) -> Option<u64> {
 
 /// Upstream's head/marker/tail cut, or `None` when the text is within the
 /// threshold. When `Some`, `chars_after == head + marker + tail`, which is
-/// at most the threshold and less than `chars_before`.
+/// at most the threshold and less than the text's code points.
+///
+/// Only what is kept is walked code point by code point: the head from the
+/// front, the tail from the back. The text in between is counted only when
+/// its length in units cannot settle the threshold test (`n` units hold
+/// between `n / 2` and `n` code points), so a large result costs little more
+/// than reading it.
 pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
-    let lens: Vec<Option<u64>> = blocks.iter().map(text_len).collect();
-    let total: u64 = lens.iter().flatten().sum();
-    if total <= budgets.threshold() {
+    let texts: Vec<(usize, &[u16])> = blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| match b {
+            Block::Text(t) => Some((i, *t)),
+            Block::Other => None,
+        })
+        .collect();
+    let threshold = budgets.threshold();
+    if texts.iter().map(|(_, t)| t.len() as u64).sum::<u64>() <= threshold {
         return None;
     }
-    // total > threshold >= head + marker + tail, so the span is non-empty.
-    let removed_start = budgets.head();
-    let removed_end = total - budgets.tail();
-    let marker = utf16(PRUNE_MARKER);
+    let (head, tail) = (budgets.head() as usize, budgets.tail() as usize);
+
+    // The head cut: the first text the head does not cover, and where in it.
+    let mut covered = 0;
+    let mut head_cut = None;
+    for (k, (_, text)) in texts.iter().enumerate() {
+        let (at, walked) = walk_forward(text, head - covered);
+        if at < text.len() {
+            head_cut = Some((k, at));
+            break;
+        }
+        covered += walked;
+    }
+    // No text left after the head: everything fits in it.
+    let (h, head_at) = head_cut?;
+
+    // The tail cut, from the back, never before the head cut.
+    let mut covered = 0;
+    let mut tail_cut = None;
+    for k in (h..texts.len()).rev() {
+        let text = texts[k].1;
+        let floor = if k == h { head_at } else { 0 };
+        let (at, walked) = walk_backward(&text[floor..], tail - covered);
+        if at > 0 || covered + walked == tail {
+            tail_cut = Some((k, floor + at));
+            break;
+        }
+        covered += walked;
+    }
+    // Head and tail meet: the text is at most head + tail code points.
+    let (t, tail_at) = tail_cut?;
+
+    // Is the text between the cuts long enough to prune?
+    let between: Vec<&[u16]> = if h == t {
+        vec![&texts[h].1[head_at..tail_at]]
+    } else {
+        let mut parts = vec![&texts[h].1[head_at..]];
+        parts.extend(texts[h + 1..t].iter().map(|(_, text)| *text));
+        parts.push(&texts[t].1[..tail_at]);
+        parts
+    };
+    let fixed = (head + tail) as u64;
+    let units: u64 = between.iter().map(|p| p.len() as u64).sum();
+    if fixed + units.div_ceil(2) <= threshold {
+        let exact: u64 = between.iter().map(|p| code_point_len(p) as u64).sum();
+        if fixed + exact <= threshold {
+            return None;
+        }
+    }
 
     let mut pieces = Vec::with_capacity(blocks.len());
-    let mut consumed = 0u64;
-    let mut marker_placed = false;
-    for (index, (block, len)) in blocks.iter().zip(&lens).enumerate() {
-        let (Block::Text(text), Some(len)) = (block, *len) else {
+    let mut next_text = 0;
+    for (index, block) in blocks.iter().enumerate() {
+        let Block::Text(text) = *block else {
             pieces.push(Piece::Keep(index));
             continue;
         };
-        let start = consumed;
-        let end = start + len;
-        consumed = end;
-        let head_points = removed_start.saturating_sub(start).min(len);
-        let tail_from = removed_end.saturating_sub(start).min(len);
-        let with_marker = !marker_placed && start < removed_end && end > removed_start;
-        marker_placed |= with_marker;
-        if head_points == tail_from && !with_marker {
-            // Nothing of this block is removed.
-            if len > 0 {
-                pieces.push(Piece::Text { block: index, text: NewText::Unchanged });
+        let k = next_text;
+        next_text += 1;
+        let kept = if k < h || k > t || (k == t && k != h && tail_at == 0) {
+            // Wholly in the head or the tail.
+            Some(NewText::Unchanged)
+        } else if k == h {
+            let end = if h == t { tail_at } else { text.len() };
+            let mut out = Vec::with_capacity(head_at + PRUNE_MARKER.len() + text.len() - end);
+            out.extend_from_slice(&text[..head_at]);
+            out.extend(utf16(PRUNE_MARKER));
+            out.extend_from_slice(&text[end..]);
+            Some(NewText::Replaced(out))
+        } else if k == t {
+            Some(NewText::Replaced(text[tail_at..].to_vec()))
+        } else {
+            None
+        };
+        match kept {
+            Some(NewText::Unchanged) if !text.is_empty() => {
+                pieces.push(Piece::Text { block: index, text: NewText::Unchanged })
             }
-            continue;
-        }
-        let head_end = offset_after(text, head_points as usize);
-        // Both cuts are found by walking only the kept code points: the head
-        // from the start, the tail back from the end.
-        let tail_start = offset_before_last(text, (len - tail_from) as usize).max(head_end);
-        let mut out = Vec::with_capacity(head_end + marker.len() + text.len() - tail_start);
-        out.extend_from_slice(&text[..head_end]);
-        if with_marker {
-            out.extend_from_slice(&marker);
-        }
-        out.extend_from_slice(&text[tail_start..]);
-        if !out.is_empty() {
-            pieces.push(Piece::Text { block: index, text: NewText::Replaced(out) });
+            Some(NewText::Replaced(out)) if !out.is_empty() => {
+                pieces.push(Piece::Text { block: index, text: NewText::Replaced(out) })
+            }
+            _ => {}
         }
     }
-    debug_assert!(marker_placed, "an over-budget text always has a removed span");
-    let chars_after = budgets.head() + crate::config::PRUNE_MARKER_LEN + budgets.tail();
-    Some(Pruned { pieces, chars_before: total, chars_after, recoverable: Default::default(), dropped_lines: 0 })
+    let chars_after = fixed + crate::config::PRUNE_MARKER_LEN;
+    Some(Pruned { pieces, chars_after, recoverable: Default::default(), dropped_lines: 0 })
 }
 
 #[cfg(test)]
@@ -103,7 +158,7 @@ mod tests {
         let blocks = [Block::Text(&t)];
         let p = prune(&blocks, &budgets(60, 10, 10)).unwrap();
         assert_eq!(texts(&blocks, &p), [format!("{}{PRUNE_MARKER}{}", "h".repeat(10), "t".repeat(10))]);
-        assert_eq!((p.chars_before, p.chars_after), (120, 59));
+        assert_eq!(p.chars_after, 59);
     }
 
     #[test]
@@ -147,6 +202,20 @@ mod tests {
         want.extend(utf16(PRUNE_MARKER));
         want.extend(utf16("😀😀"));
         assert_eq!(out, &want);
+    }
+
+    #[test]
+    fn the_single_long_text_shortcut_cuts_exactly_like_the_general_path() {
+        let mut t = utf16(&"ab😀\n".repeat(400));
+        t.insert(17, 0xDC00);
+        t.push(0xD800);
+        let b = budgets(300, 100, 50);
+        let quick = prune(&[Block::Text(&t)], &b).unwrap();
+        // Two text blocks force the general path; the empty one is dropped.
+        let empty = utf16("");
+        let general = prune(&[Block::Text(&t), Block::Text(&empty)], &b).unwrap();
+        assert_eq!(quick.pieces, general.pieces);
+        assert_eq!(quick.chars_after, general.chars_after);
     }
 
     fn arb_text() -> impl Strategy<Value = Vec<u16>> {

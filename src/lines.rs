@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::markers::{Unit, content_hash, format_marker, marker_len};
+use crate::markers::{Unit, content_hashes, format_marker, marker_len};
 use crate::text::{code_point_len, utf16};
 
 /// Line ranges (code-unit offsets) of `text`, each ending after its `\n`
@@ -156,37 +156,70 @@ pub fn render(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Plan {
 /// can share one map); spans name `text` as source `origin`.
 pub fn render_into(text: &[u16], origin: usize, lines: &[Range<usize>], fates: &[Fate], plan: &mut Plan) {
     debug_assert_eq!(lines.len(), fates.len());
+    let segments = segments(text, lines, fates);
+    // Hash every dropped text first: the work is independent, so a large
+    // plan shares it between two cores.
+    let removed: Vec<Range<usize>> = segments
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Marker { removed, .. } => Some(removed.clone()),
+            Segment::Text(_) => None,
+        })
+        .collect();
+    let mut hashes = content_hashes(text, &removed).into_iter();
+    for segment in segments {
+        match segment {
+            Segment::Text(range) => plan.content.extend_from_slice(&text[range]),
+            Segment::Marker { removed, count, unit, newline } => {
+                let hash = hashes.next().expect("one hash per marker");
+                plan.content.extend(utf16(&format_marker(&hash, count as u64, unit)));
+                if newline {
+                    plan.content.push(u16::from(b'\n'));
+                }
+                if unit == Unit::Lines {
+                    plan.dropped_lines += count;
+                }
+                plan.recoverable.entry(hash).or_insert(Span { text: origin, range: removed });
+            }
+        }
+    }
+}
+
+/// A piece of rendered output: input text copied as it is, or a marker for
+/// the `removed` text (followed by the `\n` that closed a dropped run).
+enum Segment {
+    Text(Range<usize>),
+    Marker { removed: Range<usize>, count: usize, unit: Unit, newline: bool },
+}
+
+/// The rendering of `fates` as segments, the keep-the-short-run rule applied.
+fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment> {
+    let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
+        let line = lines[i].clone();
         match fates[i] {
-            Fate::Keep => plan.content.extend_from_slice(&text[lines[i].clone()]),
+            Fate::Keep => out.push(Segment::Text(line)),
             Fate::Cut { from, to } => {
-                let line = &text[lines[i].clone()];
-                let removed = &line[from..to];
-                let count = code_point_len(removed);
+                let removed = line.start + from..line.start + to;
+                let count = code_point_len(&text[removed.clone()]);
                 if count <= marker_len(count as u64, Unit::Chars) {
-                    plan.content.extend_from_slice(line);
+                    out.push(Segment::Text(line));
                 } else {
-                    plan.content.extend_from_slice(&line[..from]);
-                    let start = lines[i].start;
-                    push_marker(plan, text, Span { text: origin, range: start + from..start + to }, count, Unit::Chars);
-                    plan.content.extend_from_slice(&line[to..]);
+                    out.push(Segment::Text(line.start..removed.start));
+                    out.push(Segment::Marker { removed: removed.clone(), count, unit: Unit::Chars, newline: false });
+                    out.push(Segment::Text(removed.end..line.end));
                 }
             }
             Fate::Drop => {
                 let end = (i..lines.len()).find(|&j| fates[j] != Fate::Drop).unwrap_or(lines.len());
-                let range = lines[i].start..lines[end - 1].end;
-                let run = &text[range.clone()];
-                let newline = run.last() == Some(&u16::from(b'\n'));
+                let range = line.start..lines[end - 1].end;
+                let newline = text[range.end - 1] == u16::from(b'\n');
                 let n = end - i;
-                if code_point_len(run) <= run_cost(n, usize::MAX, newline) {
-                    plan.content.extend_from_slice(run);
+                if shorter_than_marker(&text[range.clone()], run_cost(n, usize::MAX, newline)) {
+                    out.push(Segment::Text(range));
                 } else {
-                    push_marker(plan, text, Span { text: origin, range }, n, Unit::Lines);
-                    if newline {
-                        plan.content.push(u16::from(b'\n'));
-                    }
-                    plan.dropped_lines += n;
+                    out.push(Segment::Marker { removed: range, count: n, unit: Unit::Lines, newline });
                 }
                 i = end;
                 continue;
@@ -194,12 +227,13 @@ pub fn render_into(text: &[u16], origin: usize, lines: &[Range<usize>], fates: &
         }
         i += 1;
     }
+    out
 }
 
-fn push_marker(plan: &mut Plan, text: &[u16], span: Span, count: usize, unit: Unit) {
-    let hash = content_hash(&text[span.range.clone()]);
-    plan.content.extend(utf16(&format_marker(&hash, count as u64, unit)));
-    plan.recoverable.entry(hash).or_insert(span);
+/// `code_point_len(text) <= limit`, without counting long texts: a text
+/// of `n` units has between `n / 2` and `n` code points.
+fn shorter_than_marker(text: &[u16], limit: usize) -> bool {
+    text.len() <= limit || (text.len() / 2 <= limit && code_point_len(text) <= limit)
 }
 
 /// Fates from a keep-set: listed lines kept, all others dropped.

@@ -59,13 +59,14 @@ pub fn content_hash(text: &[u16]) -> String {
             at += chunk.len();
             chunk.len()
         } else {
-            let end = at + chunk.len();
-            let mut used = 0;
-            while at < end {
-                let (point, width) = code_point_at(text, at);
-                at += width;
-                used += encode_wtf8(point, &mut buf[used..]);
+            // A pair never splits across chunks: a high surrogate ending the
+            // chunk is left for the next one.
+            let mut end = at + chunk.len();
+            if end < text.len() && is_high_surrogate(text[end - 1]) {
+                end -= 1;
             }
+            let used = encode_wtf8_units(&text[at..end], &mut buf);
+            at = end;
             used
         };
         hasher.update(&buf[..used]);
@@ -79,43 +80,71 @@ pub fn content_hash(text: &[u16]) -> String {
     hex
 }
 
-/// The code point at `at` (a pair or a single unit) and its width in units.
-fn code_point_at(text: &[u16], at: usize) -> (u32, usize) {
-    let unit = text[at];
-    if is_high_surrogate(unit) && text.get(at + 1).is_some_and(|&u| is_low_surrogate(u)) {
-        let low = text[at + 1];
-        (0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00), 2)
-    } else {
-        (u32::from(unit), 1)
+/// The hashes of `ranges` of `text`, in order. When there is a lot to hash
+/// and more than one range, the ranges are split by length between this
+/// thread and one more.
+pub fn content_hashes(text: &[u16], ranges: &[Range<usize>]) -> Vec<String> {
+    const PARALLEL_FROM: usize = 1 << 18;
+    let hash_all = |ranges: &[Range<usize>]| ranges.iter().map(|r| content_hash(&text[r.clone()])).collect::<Vec<_>>();
+    let total: usize = ranges.iter().map(|r| r.len()).sum();
+    if total < PARALLEL_FROM || ranges.len() < 2 {
+        return hash_all(ranges);
     }
+    // The first ranges up to about half the total go to the helper.
+    let mut acc = 0;
+    let split = ranges.iter().position(|r| {
+        acc += r.len();
+        acc >= total / 2
+    });
+    let split = split.map_or(ranges.len() / 2, |p| (p + 1).min(ranges.len() - 1));
+    let (first, second) = ranges.split_at(split);
+    std::thread::scope(|scope| {
+        let helper = std::thread::Builder::new().spawn_scoped(scope, || hash_all(first)).ok();
+        let mut rest = hash_all(second);
+        let mut out = match helper {
+            Some(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => hash_all(first),
+        };
+        out.append(&mut rest);
+        out
+    })
 }
 
-/// Writes the (W)UTF-8 bytes of `point` into `out`; returns how many.
-fn encode_wtf8(point: u32, out: &mut [u8]) -> usize {
-    match point {
-        0..=0x7F => {
-            out[0] = point as u8;
-            1
+/// Writes the (W)UTF-8 bytes of `units` into `out` (which holds at least
+/// three bytes per unit); returns how many. A pair is one 4-byte sequence,
+/// a lone surrogate three bytes.
+fn encode_wtf8_units(units: &[u16], out: &mut [u8]) -> usize {
+    assert!(out.len() >= 3 * units.len(), "room for three bytes per unit");
+    let mut used = 0;
+    let mut i = 0;
+    // SAFETY: every unit writes at most three bytes (a pair writes four for
+    // two units), so `used` stays within `3 * units.len() <= out.len()`.
+    let mut put = |b: u8, used: &mut usize| unsafe {
+        *out.get_unchecked_mut(*used) = b;
+        *used += 1;
+    };
+    while i < units.len() {
+        let u = units[i];
+        if u < 0x80 {
+            put(u as u8, &mut used);
+        } else if u < 0x800 {
+            put(0xC0 | (u >> 6) as u8, &mut used);
+            put(0x80 | (u & 0x3F) as u8, &mut used);
+        } else if is_high_surrogate(u) && units.get(i + 1).is_some_and(|&l| is_low_surrogate(l)) {
+            let point = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(units[i + 1]) - 0xDC00);
+            put(0xF0 | (point >> 18) as u8, &mut used);
+            put(0x80 | ((point >> 12) & 0x3F) as u8, &mut used);
+            put(0x80 | ((point >> 6) & 0x3F) as u8, &mut used);
+            put(0x80 | (point & 0x3F) as u8, &mut used);
+            i += 1;
+        } else {
+            put(0xE0 | (u >> 12) as u8, &mut used);
+            put(0x80 | ((u >> 6) & 0x3F) as u8, &mut used);
+            put(0x80 | (u & 0x3F) as u8, &mut used);
         }
-        0x80..=0x7FF => {
-            out[0] = 0xC0 | (point >> 6) as u8;
-            out[1] = 0x80 | (point & 0x3F) as u8;
-            2
-        }
-        0x800..=0xFFFF => {
-            out[0] = 0xE0 | (point >> 12) as u8;
-            out[1] = 0x80 | ((point >> 6) & 0x3F) as u8;
-            out[2] = 0x80 | (point & 0x3F) as u8;
-            3
-        }
-        _ => {
-            out[0] = 0xF0 | (point >> 18) as u8;
-            out[1] = 0x80 | ((point >> 12) & 0x3F) as u8;
-            out[2] = 0x80 | ((point >> 6) & 0x3F) as u8;
-            out[3] = 0x80 | (point & 0x3F) as u8;
-            4
-        }
+        i += 1;
     }
+    used
 }
 
 /// The marker for `count` dropped units of text named `hash`, without any
@@ -275,6 +304,17 @@ mod tests {
         std.update("é😀\n漢".as_bytes());
         let want: String = std.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(content_hash(&emoji), want);
+    }
+
+    #[test]
+    fn hashing_many_ranges_on_two_threads_matches_one_by_one() {
+        let text: Vec<u16> =
+            (0..600_000u32).map(|i| [0x61, 0x4E2D, 0xD83D, 0xDE00, 0xDC00][(i % 5) as usize]).collect();
+        let ranges: Vec<std::ops::Range<usize>> = (0..60).map(|k| k * 10_000..k * 10_000 + 9_000 + k).collect();
+        let want: Vec<String> = ranges.iter().map(|r| content_hash(&text[r.clone()])).collect();
+        assert_eq!(content_hashes(&text, &ranges), want);
+        assert_eq!(content_hashes(&text, &ranges[..1]), want[..1]);
+        assert!(content_hashes(&text, &[]).is_empty());
     }
 
     #[test]

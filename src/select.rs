@@ -88,14 +88,14 @@ impl<'a> Doc<'a> {
         for (block, b) in blocks.iter().enumerate() {
             let Block::Text(text) = *b else { continue };
             let first = lines.len();
-            // Without surrogates (one vectorised test) a line's code points are its units.
+            // Without surrogate pairs (one vectorised count) a line's code
+            // points are its units.
             let plain = code_point_len(text) == text.len();
             for range in split_lines(text) {
-                let slice = &text[range.clone()];
                 lines.push(Line {
                     text: texts.len(),
-                    cps: if plain { slice.len() } else { code_point_len(slice) },
-                    newline: slice.last() == Some(&u16::from(b'\n')),
+                    cps: if plain { range.len() } else { code_point_len(&text[range.clone()]) },
+                    newline: text[range.end - 1] == u16::from(b'\n'),
                     range,
                 });
             }
@@ -341,7 +341,7 @@ pub fn prune_with_spans(
     }
     sel.grow_edges(options.edge);
 
-    let pruned = render_blocks(blocks, &doc, &sel.fates, total);
+    let pruned = render_blocks(blocks, &doc, &sel.fates);
     let guaranteed = pruned.chars_after <= budgets.threshold() && pruned.chars_after < total;
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.threshold());
     if guaranteed { Some(pruned) } else { head_tail::prune(blocks, budgets) }
@@ -430,7 +430,7 @@ fn rank_frames(signals: &[LineSignal]) -> Vec<usize> {
 }
 
 /// Renders each text block with its lines' fates.
-fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate], total: u64) -> Pruned {
+fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned {
     let mut plan = Plan::default();
     let mut pieces = Vec::with_capacity(blocks.len());
     let mut after = 0u64;
@@ -445,20 +445,14 @@ fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate], total: u64
         let ranges: Vec<Range<usize>> = bounds.clone().map(|l| doc.lines[l].range.clone()).collect();
         plan.content.clear();
         render_into(text, index, &ranges, &fates[bounds.clone()], &mut plan);
-        after += code_point_len(&plan.content) as u64;
+        after += code_point_len(&plan.content) as u64; // the output: at most the budget
         if plan.content.is_empty() {
             continue;
         }
         let text_out = if plan.content == text { NewText::Unchanged } else { NewText::Replaced(plan.content.clone()) };
         pieces.push(Piece::Text { block: index, text: text_out });
     }
-    Pruned {
-        pieces,
-        chars_before: total,
-        chars_after: after,
-        recoverable: plan.recoverable,
-        dropped_lines: plan.dropped_lines,
-    }
+    Pruned { pieces, chars_after: after, recoverable: plan.recoverable, dropped_lines: plan.dropped_lines }
 }
 
 #[cfg(test)]

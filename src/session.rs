@@ -99,22 +99,24 @@ where
     let mut report = PruneReport { pruned: Vec::new(), chars_removed: 0 };
     for (seq, event) in candidates {
         let content = log.content(&event)?;
-        let Some(pruned) = prune(&content.blocks()) else {
+        let blocks = content.blocks();
+        let Some(pruned) = prune(&blocks) else {
             continue;
         };
+        let chars_before = crate::head_tail::measure(&blocks);
         let replacement = log.build_replacement(&event, &content, &pruned)?;
         let price = log.shadow_price(&event)?;
         log.append_prune(seq, price)?;
         let replacement_seq = log.append_replacement(seq, replacement)?;
         let call_id = log.call_id(&event)?;
-        report.chars_removed += pruned.chars_before - pruned.chars_after;
+        report.chars_removed += chars_before - pruned.chars_after;
         report.pruned.push(PrunedEntry {
             original_seq: seq,
             replacement_seq,
             call_id,
-            chars_before: pruned.chars_before,
+            chars_before,
             chars_after: pruned.chars_after,
-            recoverable: pruned.recovered(&content.blocks()),
+            recoverable: pruned.recovered(&blocks),
         });
     }
     Ok(report)
