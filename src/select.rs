@@ -88,16 +88,16 @@ impl<'a> Doc<'a> {
         for (block, b) in blocks.iter().enumerate() {
             let Block::Text(text) = *b else { continue };
             let first = lines.len();
+            let ranges = split_lines(text);
             // Without surrogate pairs (one vectorised count) a line's code
             // points are its units.
-            let plain = code_point_len(text) == text.len();
-            for range in split_lines(text) {
-                lines.push(Line {
-                    text: texts.len(),
-                    cps: if plain { range.len() } else { code_point_len(&text[range.clone()]) },
-                    newline: text[range.end - 1] == u16::from(b'\n'),
-                    range,
-                });
+            let cps = if code_point_len(text) == text.len() {
+                ranges.iter().map(|r| r.len()).collect()
+            } else {
+                crate::text::code_points_of_ranges(text, &ranges)
+            };
+            for (range, cps) in ranges.into_iter().zip(cps) {
+                lines.push(Line { text: texts.len(), cps, newline: text[range.end - 1] == u16::from(b'\n'), range });
             }
             bounds.push(first..lines.len());
             texts.push((block, text));
