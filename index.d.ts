@@ -85,3 +85,13 @@ export declare function retrieve(session: object, hash: string): string | undefi
 /** Splits on `"
 "` only, endings kept: `splitLines(t).join('') === t`. */
 export declare function splitLines(text: string): string[]
+
+/** One independently decodable, checksummed zstd frame holding `data`. */
+export declare function zstdCompressFrame(data: Uint8Array): Buffer
+
+/**
+ * Decodes a concatenation of zstd frames (skippable frames skipped, content
+ * checksums verified). Throws `Error("corrupt zstd frame at byte N: …")` or
+ * `Error("incomplete zstd frame at byte N …")`.
+ */
+export declare function zstdDecompress(data: Uint8Array): Buffer

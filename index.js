@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines } = nativeBinding
+const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { codePointLength }
 export { contentHash }
@@ -729,4 +729,6 @@ export { receiveTexts }
 export { render }
 export { retrieve }
 export { splitLines }
+export { zstdCompressFrame }
+export { zstdDecompress }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -85,6 +85,15 @@ test('the tarball ships the loader, types, addon and compiled plugin, and nothin
   assert.ok(files.every((f) => !f.startsWith('src/') && !f.startsWith('__test__/') && !f.startsWith('target/')), files.join(', '))
 })
 
+test('the installed command runs: npx tool-result-pruner prunes a file', () => {
+  writeFileSync(join(project, 'build.log'), Array.from({ length: 2000 }, (_, i) => `step ${i} ok\n`).join('') + 'error: link failed\n')
+  const r = spawnSync(npm, ['exec', '--offline', '--', 'tool-result-pruner', '--strategy', 'lines', '--stats', 'build.log'], { cwd: project, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.ok(r.stdout.includes('error: link failed'))
+  assert.match(r.stdout, /<<ccr:[0-9a-f]{24} \d+_lines_offloaded>>/)
+  assert.match(r.stderr, /code points \d+ -> \d+/)
+})
+
 for (const [label, bin] of [['Node 20 (this process)', () => process.execPath], ['Node 22', node22]]) {
   test(`installed into an empty project, loaded from cordis.yml by the real Loader, it prunes a real Session (${label})`, () => {
     const r = spawnSync(bin(), ['main.js'], { cwd: project, encoding: 'utf8' })

@@ -6,6 +6,7 @@ mod blocks;
 mod js;
 mod lines;
 mod session;
+mod zstd;
 
 use napi::bindgen_prelude::Unknown;
 use napi::{Env, JsValue, Result};

@@ -1,0 +1,226 @@
+// The tool-result-pruner command, run as a subprocess (under the Node that
+// runs this suite): files and stdin, and dsh session logs written by the
+// real dsh Session and the real JSONL persistence package, both encodings.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { node22 } from '../scripts/node22.js'
+import { zstdCompressFrame, zstdDecompress } from '../index.js'
+import * as trp from '../lib/index.js'
+import { Ours, Session, pruner } from './support/dsh.js'
+import { corpus, expand, markers } from './support/lines.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const bin = join(here, '..', 'bin', 'tool-result-pruner.js')
+const example = join(here, '..', 'examples', 'pytest-failure.log')
+const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, maxBuffer: 64 * 2 ** 20 })
+
+let work
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'trp-cli-'))
+})
+after(() => rmSync(work, { recursive: true, force: true }))
+
+describe('pruning a file or stdin', () => {
+  test('prints what pruneContent gives, for a file and for stdin', async () => {
+    const text = readFileSync(example, 'utf8')
+    for (const config of [{}, { strategy: 'lines', thresholdChars: 3000, headChars: 1500, tailChars: 375 }]) {
+      const p = await pruner(Ours, config)
+      const want = p.pruneContent([{ type: 'text', text }])[0].text
+      const flags = Object.entries(config).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)])
+      const fromFile = cli([example, ...flags])
+      assert.equal(fromFile.status, 0, fromFile.stderr)
+      assert.equal(fromFile.stdout, want)
+      const fromStdin = cli(['-', ...flags], text)
+      assert.equal(fromStdin.stdout, want)
+      assert.equal(cli(flags, text).stdout, want, 'no FILE means stdin')
+    }
+  })
+
+  test('--stats reports code points before and after, markers and time on stderr', () => {
+    const r = cli(['--stats', '--strategy', 'lines', '--threshold-chars', '3000', '--head-chars', '1500', '--tail-chars', '375', example])
+    const m = /code points (\d+) -> (\d+) \(saved (\d+), [\d.]+%\), markers (\d+), elapsed [\d.]+ ms/.exec(r.stderr)
+    assert.ok(m, r.stderr)
+    assert.equal(Number(m[1]), Array.from(readFileSync(example, 'utf8')).length)
+    assert.equal(Number(m[2]), Array.from(r.stdout).length)
+    assert.equal(Number(m[4]), markers(r.stdout).length)
+    assert.ok(Number(m[2]) <= 3000)
+  })
+
+  test('--json prints the plan, whose markers expand back to the input', () => {
+    const text = readFileSync(example, 'utf8')
+    const r = cli(['--json', '--strategy', 'lines', '--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250', example])
+    const plan = JSON.parse(r.stdout)
+    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines'])
+    assert.equal(expand(plan.content, plan.recoverable), text)
+    assert.ok(plan.droppedLines > 0)
+  })
+
+  test('bad flags and files: one line naming the problem, exit status 2, the plugin\'s messages', () => {
+    const cases = [
+      [['--threshold-chars', '1.5', example], /thresholdChars \(1\.5\) must be a positive integer/],
+      [['--threshold-chars', 'many', example], /thresholdChars \(many\) must be a positive integer/],
+      [['--threshold-chars', '100', example], /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(100\)/],
+      [['--strategy', 'middle', example], /strategy \(middle\) must be 'head-tail' or 'lines'/],
+      [['--context-lines=-1', example], /contextLines \(-1\) must be a non-negative integer/],
+      [['session'], /session: expected one FILE/],
+      [['retrieve', 'abc'], /retrieve: expected HASH and --session FILE/],
+      [['--write', 'x', example], /--write and --session belong to the session and retrieve commands/],
+      [[join(work, 'missing.log')], /missing\.log: cannot read: ENOENT/],
+      [['--bogus'], /Unknown option '--bogus'/],
+    ]
+    for (const [args, message] of cases) {
+      const r = cli(args)
+      assert.equal(r.status, 2, args.join(' '))
+      assert.match(r.stderr, message)
+      assert.match(r.stderr, /^tool-result-pruner: [^\n]+\n$/, 'one line')
+      assert.equal(r.stdout, '')
+    }
+  })
+})
+
+describe('session logs written by the real dsh persistence', () => {
+  let logs
+  before(() => {
+    const r = spawnSync(node22(), [join(here, 'support', 'make-session-logs.js'), join(work, 'logs')], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    logs = JSON.parse(r.stdout)
+  })
+
+  /** The log replayed and pruned in-process, for comparison. */
+  async function inProcess(file, config) {
+    const bytes = readFileSync(file)
+    const text = (file.endsWith('.zstd') ? zstdDecompress(bytes) : bytes).toString('utf8')
+    const [header, ...lines] = text.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    const { type: _, ...meta } = header
+    const session = Session.create(meta.id, lines, meta)
+    const report = (await pruner(Ours, config)).pruneSession(session)
+    return { session, report, originalCount: lines.length }
+  }
+
+  for (const encoding of ['none', 'zstd']) {
+    for (const strategy of ['head-tail', 'lines']) {
+      test(`${encoding} log, ${strategy}: the table, the written log, and retrieve`, async () => {
+        const file = logs[encoding]
+        const out = join(work, `pruned-${encoding}-${strategy}${encoding === 'zstd' ? '.jsonl.zstd' : '.jsonl'}`)
+        const r = cli(['session', file, '--strategy', strategy, '--write', out])
+        assert.equal(r.status, 0, r.stderr)
+        const { session, report, originalCount } = await inProcess(file, { strategy })
+        assert.equal(report.pruned.length, 3)
+        // One row per pruned result: seq, tool, call id, before → after, markers.
+        for (const entry of report.pruned) {
+          const text = session.events[entry.replacementSeq].data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
+          const count = strategy === 'lines' ? markers(text).length : 1
+          const row = new RegExp(`^\\s*${entry.originalSeq}\\s+bash\\s+${entry.callId}\\s+${entry.charsBefore} → ${entry.charsAfter}\\s+${count}$`, 'm')
+          assert.match(r.stdout, row)
+        }
+        const before = report.pruned.reduce((n, e) => n + e.charsBefore, 0)
+        assert.match(r.stdout, new RegExp(`pruned 3 of 4 tool results \\(${strategy}\\): ${before} → ${before - report.charsRemoved} code points`))
+
+        // The written log: the original bytes, then one appended batch, in the same encoding.
+        const original = readFileSync(file)
+        const written = readFileSync(out)
+        assert.ok(written.subarray(0, original.length).equals(original), 'original bytes kept')
+        const appended = written.subarray(original.length)
+        assert.equal(appended.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])), encoding === 'zstd')
+        // It replays to the same surface as pruning in-process.
+        const again = await inProcess(out, { strategy })
+        assert.equal(again.report.pruned.length, 0, 'already pruned')
+        assert.deepEqual(again.session.deriveMessages(), session.deriveMessages())
+        assert.equal(again.session.surface.replaceGeneration, session.surface.replaceGeneration)
+        assert.equal(again.originalCount, session.events.length)
+        // And the real JSONL backend loads it (Node 22).
+        const loaded = spawnSync(node22(), [join(here, 'support', 'load-session-log.js'), out, session.id], { encoding: 'utf8' })
+        assert.equal(loaded.status, 0, loaded.stderr)
+        const { types, texts } = JSON.parse(loaded.stdout)
+        assert.equal(types.filter((t) => t === 'compaction/prune').length, 3)
+        assert.ok(texts.every((t) => Array.from(t).length <= 8192))
+
+        if (strategy === 'lines') {
+          for (const entry of report.pruned) {
+            for (const [hash, dropped] of Object.entries(entry.recoverable)) {
+              const got = cli(['retrieve', hash, '--session', out])
+              assert.equal(got.status, 0, got.stderr)
+              assert.equal(got.stdout, dropped)
+            }
+          }
+        }
+      })
+    }
+  }
+
+  test('retrieve: an unknown hash is exit status 1 with a message', () => {
+    const r = cli(['retrieve', 'f'.repeat(24), '--session', logs.zstd])
+    assert.equal(r.status, 1)
+    assert.match(r.stderr, /no marker with hash "f{24}"/)
+  })
+
+  test('bad logs: one line naming the file (and line), exit status 2, nothing written', () => {
+    const raw = readFileSync(logs.none, 'utf8')
+    const zstd = readFileSync(logs.zstd)
+    const badLine = raw.split('\n')
+    badLine[4] = '{"type": "tool/result", "seq": oops}'
+    const corrupt = Buffer.from(zstd)
+    corrupt[corrupt.length - 3] ^= 0xff
+    const files = {
+      'not-a-log.jsonl': ['{"hello": "world"}\n', /not-a-log\.jsonl:1: not a dsh session log/],
+      'empty.jsonl': ['', /empty\.jsonl: not a dsh session log \(it is empty\)/],
+      'bad-line.jsonl': [badLine.join('\n'), /bad-line\.jsonl:5: invalid event line/],
+      'gap.jsonl': [raw.split('\n').filter((_, i) => i !== 3).join('\n'), /gap\.jsonl:4: invalid event line: expected an event with seq 2/],
+      'corrupt.jsonl.zstd': [corrupt, /corrupt\.jsonl\.zstd: corrupt zstd frame at byte \d+/],
+      'torn.jsonl.zstd': [zstd.subarray(0, zstd.length - 10), /torn\.jsonl\.zstd: incomplete zstd frame at byte \d+/],
+      'garbage.jsonl.zstd': [Buffer.concat([zstd.subarray(0, 4), Buffer.from('not a frame at all')]), /garbage\.jsonl\.zstd: corrupt zstd frame at byte 0/],
+    }
+    for (const [name, [content, message]] of Object.entries(files)) {
+      const file = join(work, name)
+      writeFileSync(file, content)
+      const out = join(work, `${name}.out`)
+      const r = cli(['session', file, '--write', out])
+      assert.equal(r.status, 2, `${name}: ${r.stderr}`)
+      assert.match(r.stderr, message)
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr)
+      assert.equal(existsSync(out), false, `${name}: nothing written`)
+    }
+    const missing = cli(['session', join(work, 'nope.jsonl')])
+    assert.equal(missing.status, 2)
+    assert.match(missing.stderr, /nope\.jsonl: cannot read: ENOENT/)
+  })
+
+  test('--write never overwrites its input and leaves no temporary file behind', () => {
+    const copy = join(work, 'input-copy.jsonl')
+    writeFileSync(copy, readFileSync(logs.none))
+    const before = readFileSync(copy)
+    const r = cli(['session', copy, '--write', copy])
+    assert.equal(r.status, 2)
+    assert.match(r.stderr, /refusing to overwrite the input log/)
+    assert.ok(readFileSync(copy).equals(before))
+    const unwritable = cli(['session', copy, '--write', join(work, 'no-such-dir', 'out.jsonl')])
+    assert.equal(unwritable.status, 2)
+    assert.match(unwritable.stderr, /cannot write/)
+    assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.tmp')), [])
+  })
+
+  test('zstd frames the addon writes are ones Node 22 reads, and the other way round', () => {
+    const r = spawnSync(node22(), ['-e', `
+      const zlib = require('node:zlib')
+      const ours = Buffer.from(process.argv[1], 'base64')
+      process.stdout.write(JSON.stringify({ decoded: zlib.zstdDecompressSync(ours).toString(), theirs: zlib.zstdCompressSync(Buffer.from('from node 22\\n')).toString('base64') }))
+    `, zstdCompressFrame(Buffer.from('from the addon\n'.repeat(100))).toString('base64')], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    const { decoded, theirs } = JSON.parse(r.stdout)
+    assert.equal(decoded, 'from the addon\n'.repeat(100))
+    assert.equal(zstdDecompress(Buffer.from(theirs, 'base64')).toString(), 'from node 22\n')
+  })
+})
+
+test('the README\'s main job: the example log, pruned with its savings', () => {
+  const r = cli(['--stats', example])
+  assert.equal(r.status, 0)
+  assert.ok(r.stdout.includes(trp.PRUNE_MARKER))
+  assert.match(r.stderr, /code points 21359 -> 5159 \(saved 16200, 75\.8%\)/)
+  assert.ok(corpus().length > 0)
+})

@@ -1,0 +1,77 @@
+// The `tool-result-pruner` command: argument parsing and dispatch.
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { CliError } from './errors.js'
+import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags } from './options.js'
+import { pruneText } from './prune-text.js'
+import { retrieveCommand, sessionCommand } from './session-command.js'
+
+const USAGE = `usage:
+  tool-result-pruner [FILE|-] [options]            prune one tool output (stdin with - or no FILE)
+  tool-result-pruner session FILE [--write OUT] [options]
+                                                   prune a dsh session log (.jsonl or .jsonl.zstd)
+  tool-result-pruner retrieve HASH --session FILE  print the exact text behind a <<ccr:HASH …>> marker
+
+options (validated as the plugin validates its config):
+${CONFIG_HELP}
+  --stats               print code points before/after, markers and time to stderr
+  --json                print the plan (content, recoverable, droppedLines) as JSON
+  --write OUT           session: write the pruned log to OUT (never the input)
+  --session FILE        retrieve: the session log to search
+  -h, --help            show this help
+  -v, --version         print the version
+`
+
+function parse(argv) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...CONFIG_OPTIONS,
+        stats: { type: 'boolean' },
+        json: { type: 'boolean' },
+        write: { type: 'string' },
+        session: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    throw new CliError(`${error.message.split('\n')[0]} (see --help)`)
+  }
+}
+
+async function run(argv) {
+  const { values, positionals } = parse(argv)
+  if (values.help) return process.stdout.write(USAGE)
+  if (values.version) {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    return process.stdout.write(`${pkg.version}\n`)
+  }
+  const [command, ...rest] = positionals
+  if (command === 'session') {
+    if (rest.length !== 1) throw new CliError('session: expected one FILE (see --help)')
+    return sessionCommand(rest[0], configFromFlags(values), { out: values.write })
+  }
+  if (command === 'retrieve') {
+    if (rest.length !== 1 || values.session === undefined) throw new CliError('retrieve: expected HASH and --session FILE (see --help)')
+    return retrieveCommand(rest[0], values.session)
+  }
+  if (values.write !== undefined || values.session !== undefined) {
+    throw new CliError('--write and --session belong to the session and retrieve commands (see --help)')
+  }
+  if (positionals.length > 1) throw new CliError(`expected one FILE, got ${positionals.length} (see --help)`)
+  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json })
+}
+
+/** Runs the command; user errors become one line and their exit status. */
+export async function main(argv) {
+  try {
+    await run(argv)
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error
+    process.stderr.write(`tool-result-pruner: ${error.message}\n`)
+    process.exitCode = error.status
+  }
+}

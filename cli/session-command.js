@@ -1,0 +1,98 @@
+// `session FILE` and `retrieve HASH --session FILE`: a dsh session log
+// replayed into the real dsh Session, pruned by the real service.
+import { Context } from '@deepseek-ai/cordis'
+import { Session } from '@deepseek-ai/dsh-session'
+import TokenMeter from '@deepseek-ai/dsh-token-meter'
+import ToolResultPruner from '../lib/index.js'
+import { CliError } from './errors.js'
+import { readSessionLog, writeSessionLog } from './session-log.js'
+
+/** The log's events replayed into a detached dsh Session. */
+function replay(log) {
+  try {
+    return Session.create(log.header.id, log.events, log.header)
+  } catch (error) {
+    throw new CliError(`${log.file}: the events do not replay as a dsh session: ${error.message}`)
+  }
+}
+
+/** The toolResultPruner service, with the real token meter, for `config`. */
+async function service(config) {
+  const ctx = new Context()
+  await ctx.plugin(TokenMeter)
+  await ctx.plugin(ToolResultPruner, config)
+  return ctx.toolResultPruner
+}
+
+const textOf = (event) =>
+  event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
+
+/** Markers in a replacement: retrievable ccr markers, or upstream's one marker. */
+function markerCount(text) {
+  const ccr = text.match(/<<ccr:[0-9a-f]{24} \d+_(?:lines|chars)_offloaded>>/g)?.length ?? 0
+  return ccr > 0 ? ccr : text.includes('[... tool result middle pruned ...]') ? 1 : 0
+}
+
+/** Tool name by call id, from the log's tool/call events. */
+function toolNames(events) {
+  const names = new Map()
+  for (const e of events) if (e.type === 'tool/call') names.set(e.data.callId, e.data.name)
+  return names
+}
+
+function table(rows) {
+  const header = ['seq', 'tool', 'call id', 'code points before → after', 'markers']
+  const cells = rows.map((r) => [String(r.seq), r.tool, r.callId, `${r.before} → ${r.after}`, String(r.markers)])
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)))
+  const line = (c) => c.map((x, i) => (i === 0 || i >= 3 ? x.padStart(widths[i]) : x.padEnd(widths[i]))).join('  ')
+  return [line(header), ...cells.map(line)].join('\n')
+}
+
+/**
+ * Prunes a session log and prints one row per pruned result and the totals;
+ * with `out`, writes the pruned log there (original events kept,
+ * replacements appended).
+ */
+export async function sessionCommand(file, config, { out } = {}) {
+  const log = readSessionLog(file)
+  const session = replay(log)
+  const pruner = await service(config)
+  const results = log.events.filter((e) => e.type === 'tool/result').length
+  const report = pruner.pruneSession(session)
+  const names = toolNames(log.events)
+  const rows = report.pruned.map((entry) => {
+    const replacement = session.events[entry.replacementSeq]
+    return {
+      seq: entry.originalSeq,
+      tool: names.get(entry.callId) ?? '?',
+      callId: String(entry.callId),
+      before: entry.charsBefore,
+      after: entry.charsAfter,
+      markers: markerCount(textOf(replacement)),
+    }
+  })
+  const before = rows.reduce((n, r) => n + r.before, 0)
+  const after = rows.reduce((n, r) => n + r.after, 0)
+  const lines = []
+  if (rows.length > 0) lines.push(table(rows), '')
+  const saved = before === 0 ? 0 : (100 * (before - after)) / before
+  lines.push(`pruned ${rows.length} of ${results} tool results (${config.strategy}): ${before} → ${after} code points, saved ${before - after} (${saved.toFixed(1)}%)`)
+  if (out !== undefined) {
+    const appended = session.events.slice(log.events.length)
+    writeSessionLog(log, appended, out)
+    lines.push(`wrote ${out}: ${log.events.length} original events kept, ${appended.length} appended`)
+  }
+  process.stdout.write(lines.join('\n') + '\n')
+}
+
+/** Prints the exact text behind marker `hash` in the session log `file`. */
+export async function retrieveCommand(hash, file) {
+  const log = readSessionLog(file)
+  const session = replay(log)
+  const pruner = await service({})
+  const text = pruner.retrieve(session, hash)
+  if (text === undefined) {
+    throw new CliError(`${file}: no marker with hash "${hash}" was written into this session's tool results`, 1)
+  }
+  process.stdout.write(text)
+}
