@@ -96,9 +96,9 @@ pub enum Fate {
     Keep,
     /// Part of a dropped run, replaced by that run's marker line.
     Drop,
-    /// Kept but for `cut` (code-unit offsets within the line), which is
-    /// replaced by an inline chars marker.
-    Cut { from: usize, to: usize },
+    /// Kept but for `from..to` (code-unit offsets within the line), which
+    /// is replaced by an inline chars marker.
+    Cut { from: u32, to: u32 },
 }
 
 /// Where dropped text is: which source text (as the renderer was told) and
@@ -201,7 +201,7 @@ fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment
         match fates[i] {
             Fate::Keep => out.push(Segment::Text(line)),
             Fate::Cut { from, to } => {
-                let removed = line.start + from..line.start + to;
+                let removed = line.start + from as usize..line.start + to as usize;
                 let count = code_point_len(&text[removed.clone()]);
                 if count <= marker_len(count as u64, Unit::Chars) {
                     out.push(Segment::Text(line));

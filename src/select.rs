@@ -61,53 +61,71 @@ impl Default for LineOptions {
     }
 }
 
-/// One line of the document: which text it is in and where.
-struct Line {
-    text: usize,
-    range: Range<usize>,
-    cps: usize,
-    newline: bool,
-}
-
-/// All text blocks' lines, in one index space.
+/// All text blocks' lines in one index space, compactly (a log of many
+/// short lines must not cost much more than its text): a line is its start,
+/// and ends where the next line of its text starts.
 struct Doc<'a> {
     /// (block index, text) for each text block.
     texts: Vec<(usize, &'a [u16])>,
     /// Global line index range of each text.
     bounds: Vec<Range<usize>>,
-    lines: Vec<Line>,
-    /// Prefix sums of line code points.
-    prefix: Vec<usize>,
+    /// Start (code-unit offset in its text) of each line.
+    starts: Vec<u32>,
+    /// Prefix sums of line code points (one more entry than lines).
+    prefix: Vec<u64>,
 }
 
 impl<'a> Doc<'a> {
-    fn new(blocks: &[Block<'a>]) -> Self {
+    /// `None` when a text is too long for 32-bit offsets (no JS string is).
+    fn new(blocks: &[Block<'a>]) -> Option<Self> {
         let mut texts = Vec::new();
         let mut bounds = Vec::new();
-        let mut lines = Vec::new();
+        let mut starts: Vec<u32> = Vec::new();
+        let mut prefix: Vec<u64> = vec![0];
         for (block, b) in blocks.iter().enumerate() {
             let Block::Text(text) = *b else { continue };
-            let first = lines.len();
+            u32::try_from(text.len()).ok()?;
+            let first = starts.len();
             let ranges = split_lines(text);
             // Without surrogate pairs (one vectorised count) a line's code
             // points are its units.
-            let cps = if code_point_len(text) == text.len() {
-                ranges.iter().map(|r| r.len()).collect()
-            } else {
-                crate::text::code_points_of_ranges(text, &ranges)
-            };
-            for (range, cps) in ranges.into_iter().zip(cps) {
-                lines.push(Line { text: texts.len(), cps, newline: text[range.end - 1] == u16::from(b'\n'), range });
+            let plain = code_point_len(text) == text.len();
+            let cps = if plain { Vec::new() } else { crate::text::code_points_of_ranges(text, &ranges) };
+            let mut total = *prefix.last().expect("starts at zero");
+            for (i, range) in ranges.iter().enumerate() {
+                starts.push(range.start as u32);
+                total += if plain { range.len() } else { cps[i] } as u64;
+                prefix.push(total);
             }
-            bounds.push(first..lines.len());
+            bounds.push(first..starts.len());
             texts.push((block, text));
         }
-        let mut prefix = Vec::with_capacity(lines.len() + 1);
-        prefix.push(0);
-        for line in &lines {
-            prefix.push(prefix.last().copied().unwrap_or(0) + line.cps);
-        }
-        Doc { texts, bounds, lines, prefix }
+        Some(Doc { texts, bounds, starts, prefix })
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Index of the text holding line `k`.
+    fn text_of(&self, k: usize) -> usize {
+        self.bounds.partition_point(|b| b.end <= k)
+    }
+
+    /// Code-unit range of line `k` within its text.
+    fn range(&self, k: usize) -> Range<usize> {
+        let t = self.text_of(k);
+        let end = if k + 1 < self.bounds[t].end { self.starts[k + 1] as usize } else { self.texts[t].1.len() };
+        self.starts[k] as usize..end
+    }
+
+    fn cps(&self, k: usize) -> usize {
+        (self.prefix[k + 1] - self.prefix[k]) as usize
+    }
+
+    /// The line ranges of text `t`.
+    fn ranges(&self, t: usize) -> Vec<Range<usize>> {
+        self.bounds[t].clone().map(|k| self.range(k)).collect()
     }
 
     /// Cost of dropping lines `run` (all in one text) as one run.
@@ -115,14 +133,15 @@ impl<'a> Doc<'a> {
         if run.is_empty() {
             return 0;
         }
-        run_cost(run.len(), self.prefix[run.end] - self.prefix[run.start], self.lines[run.end - 1].newline)
+        let last = self.range(run.end - 1);
+        let newline = self.texts[self.text_of(run.end - 1)].1[last.end - 1] == u16::from(b'\n');
+        run_cost(run.len(), (self.prefix[run.end] - self.prefix[run.start]) as usize, newline)
     }
 
     fn signals(&self) -> Vec<LineSignal> {
-        let mut out = Vec::with_capacity(self.lines.len());
-        for (i, (_, text)) in self.texts.iter().enumerate() {
-            let ranges: Vec<Range<usize>> = self.bounds[i].clone().map(|l| self.lines[l].range.clone()).collect();
-            out.extend(signals::scan(text, &ranges));
+        let mut out = Vec::with_capacity(self.len());
+        for (t, (_, text)) in self.texts.iter().enumerate() {
+            out.extend(signals::scan(text, &self.ranges(t)));
         }
         out
     }
@@ -143,7 +162,7 @@ struct Selection<'d, 'a> {
 impl<'d, 'a> Selection<'d, 'a> {
     /// The dropped run around line `k`, which is not kept.
     fn run_around(&self, k: usize) -> Range<usize> {
-        let bounds = &self.doc.bounds[self.doc.lines[k].text];
+        let bounds = &self.doc.bounds[self.doc.text_of(k)];
         let start = self.kept.range(bounds.start..k).next_back().map_or(bounds.start, |&p| p + 1);
         let end = self.kept.range(k + 1..bounds.end).next().copied().unwrap_or(bounds.end);
         start..end
@@ -158,7 +177,7 @@ impl<'d, 'a> Selection<'d, 'a> {
         let run = self.run_around(k);
         let split = self.doc.run_cost(run.start..k) + self.doc.run_cost(k + 1..run.end);
         let old = self.doc.run_cost(run);
-        let line = &self.doc.lines[k];
+        let line_cps = self.doc.cps(k);
         // Cost of everything but line k after adding it (may be negative).
         let base = self.cost as isize - old as isize + split as isize;
         let room = self.budget as isize - base;
@@ -166,29 +185,27 @@ impl<'d, 'a> Selection<'d, 'a> {
             return false;
         }
         let room = room as usize;
-        if line.cps <= cap.min(room) {
-            return self.commit(k, Fate::Keep, base as usize + line.cps);
+        if line_cps <= cap.min(room) {
+            return self.commit(k, Fate::Keep, base as usize + line_cps);
         }
         // Cut: keep what fits beside an inline marker.
         let allowance = cap.min(room);
-        let marker = marker_len(line.cps as u64, Unit::Chars);
+        let marker = marker_len(line_cps as u64, Unit::Chars);
         if allowance < marker + MIN_CUT_KEEP {
             return false;
         }
         let keep = allowance - marker;
         let (from, to) = self.cut_points(k, keep);
-        let text = self.doc.texts[line.text].1;
-        let slice = &text[line.range.clone()];
+        let slice = &self.doc.texts[self.doc.text_of(k)].1[self.doc.range(k)];
         let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
-        let removed = line.cps - kept_cps;
-        self.commit(k, Fate::Cut { from, to }, base as usize + kept_cps + cut_cost(removed))
+        let removed = line_cps - kept_cps;
+        self.commit(k, Fate::Cut { from: from as u32, to: to as u32 }, base as usize + kept_cps + cut_cost(removed))
     }
 
     /// Code-unit cut points keeping `keep` code points of line `k`, split by
     /// the head:tail ratio, the tail always holding the line ending.
     fn cut_points(&self, k: usize, keep: usize) -> (usize, usize) {
-        let line = &self.doc.lines[k];
-        let slice = &self.doc.texts[line.text].1[line.range.clone()];
+        let slice = &self.doc.texts[self.doc.text_of(k)].1[self.doc.range(k)];
         let (head_w, tail_w) = self.head_share;
         let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
         let tail = keep - head;
@@ -255,7 +272,9 @@ pub fn prune_with_spans(
         return None;
     }
     let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
-    let doc = Doc::new(blocks);
+    let Some(doc) = Doc::new(blocks) else {
+        return head_tail::prune(blocks, budgets);
+    };
     let floor: usize = doc.bounds.iter().map(|b| doc.run_cost(b.clone())).sum();
     if floor > budget {
         // Not even one marker per text fits: upstream's cut, which always does.
@@ -263,14 +282,14 @@ pub fn prune_with_spans(
     }
     let mut sel = Selection {
         doc: &doc,
-        fates: vec![Fate::Drop; doc.lines.len()],
+        fates: vec![Fate::Drop; doc.len()],
         kept: BTreeSet::new(),
         order: Vec::new(),
         cost: floor,
         budget,
         head_share: (budgets.head(), budgets.tail()),
     };
-    let n = doc.lines.len();
+    let n = doc.len();
     // Wider than the text means the whole text; clamping keeps loops short.
     let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
     let long_cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
@@ -305,7 +324,7 @@ pub fn prune_with_spans(
     let anchors = sel.order.clone();
     for d in 1..=options.context {
         for &k in &anchors {
-            let text = &doc.bounds[doc.lines[k].text];
+            let text = &doc.bounds[doc.text_of(k)];
             if k >= text.start + d {
                 sel.add(k - d, budget);
             }
@@ -330,7 +349,7 @@ pub fn prune_with_spans(
             break;
         }
         for &k in &signal_anchors {
-            let text = &doc.bounds[doc.lines[k].text];
+            let text = &doc.bounds[doc.text_of(k)];
             if k >= text.start + d {
                 sel.add(k - d, budget);
             }
@@ -353,16 +372,12 @@ fn touched_global(doc: &Doc<'_>, spans: &[Range<usize>]) -> Vec<usize> {
         return Vec::new();
     }
     let mut offset = 0;
-    let mut starts = Vec::with_capacity(doc.lines.len());
-    let mut text_start = vec![0; doc.texts.len()];
+    let mut joined = Vec::with_capacity(doc.len());
     for (t, (_, text)) in doc.texts.iter().enumerate() {
-        text_start[t] = offset;
+        joined.extend(doc.ranges(t).into_iter().map(|r| offset + r.start..offset + r.end));
         offset += text.len();
     }
-    for line in &doc.lines {
-        starts.push(text_start[line.text] + line.range.start..text_start[line.text] + line.range.end);
-    }
-    crate::lines::lines_touched(spans, &starts)
+    crate::lines::lines_touched(spans, &joined)
 }
 
 /// Failure lines ranked for selection (first line of each shape), and the
@@ -384,7 +399,7 @@ fn rank_failures(doc: &Doc<'_>, signals: &[LineSignal]) -> (Vec<usize>, Vec<usiz
     while start < distinct.len() {
         let mut end = start + 1;
         while end < distinct.len()
-            && doc.lines[distinct[end]].text == doc.lines[distinct[start]].text
+            && doc.text_of(distinct[end]) == doc.text_of(distinct[start])
             && distinct[end] - distinct[end - 1] <= CLUSTER_GAP
         {
             end += 1;
@@ -442,7 +457,7 @@ fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned 
         };
         let (_, t) = text_of_block.next().expect("one doc text per text block");
         let bounds = doc.bounds[t].clone();
-        let ranges: Vec<Range<usize>> = bounds.clone().map(|l| doc.lines[l].range.clone()).collect();
+        let ranges = doc.ranges(t);
         plan.content.clear();
         render_into(text, index, &ranges, &fates[bounds.clone()], &mut plan);
         after += code_point_len(&plan.content) as u64; // the output: at most the budget

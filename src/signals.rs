@@ -49,8 +49,9 @@ pub struct LineSignal {
     pub summary: bool,
     /// A stack-trace body line following a failure.
     pub frame: bool,
-    /// Shape hash for failure and summary lines (0 otherwise).
-    pub shape: u64,
+    /// Shape hash for failure and summary lines (0 otherwise); 32 bits keep
+    /// a signal per line small on logs of millions of lines.
+    pub shape: u32,
 }
 
 impl LineSignal {
@@ -371,7 +372,7 @@ fn weak_failure(view: &str) -> bool {
 
 /// Hash of the line's shape: quoted strings, path-like tokens, numbers and
 /// long hex ids blanked, whitespace runs folded.
-pub fn shape_hash(view: &str) -> u64 {
+pub fn shape_hash(view: &str) -> u32 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut token = String::new();
     let mut chars = view.trim().chars();
@@ -393,7 +394,8 @@ pub fn shape_hash(view: &str) -> u64 {
         }
     }
     hash_token(&mut token, &mut hasher);
-    hasher.finish()
+    let h = hasher.finish();
+    (h ^ (h >> 32)) as u32
 }
 
 /// Feeds one whitespace-delimited token's shape to `hasher` and clears it.
