@@ -23,6 +23,12 @@ export declare class NativePruner {
   pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }
 }
 
+/**
+ * Panics on purpose: the test suite checks that a Rust panic reaches JS as
+ * an `Error` and the process goes on (every export catches panics).
+ */
+export declare function __testPanic(message: string): void
+
 /** Code points in `text`, counted as `Array.from(text).length` does. */
 export declare function codePointLength(text: string): number
 

@@ -716,8 +716,9 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, __testPanic, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
+export { __testPanic }
 export { codePointLength }
 export { contentHash }
 export { expandKeep }

@@ -155,6 +155,13 @@ pub fn receive_texts(env: Env, blocks: Unknown) -> Result<f64> {
         .sum())
 }
 
+/// Panics on purpose: the test suite checks that a Rust panic reaches JS as
+/// an `Error` and the process goes on (every export catches panics).
+#[napi(catch_unwind, js_name = "__testPanic")]
+pub fn test_panic(message: String) -> Result<()> {
+    panic!("{message}")
+}
+
 /// Code points in `text`, counted as `Array.from(text).length` does.
 #[napi(catch_unwind, ts_args_type = "text: string")]
 pub fn code_point_length(env: Env, text: Unknown) -> Result<f64> {
