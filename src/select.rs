@@ -584,7 +584,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
+        #![proptest_config(ProptestConfig::with_cases(2048))]
         #[test]
         fn budget_and_round_trip_hold(
             text in arb_log(),
