@@ -217,10 +217,21 @@ describe('session logs written by the real dsh persistence', () => {
   })
 })
 
-test('the README\'s main job: the example log, pruned with its savings', () => {
-  const r = cli(['--stats', example])
-  assert.equal(r.status, 0)
-  assert.ok(r.stdout.includes(trp.PRUNE_MARKER))
-  assert.match(r.stderr, /code points 21359 -> 5159 \(saved 16200, 75\.8%\)/)
-  assert.ok(corpus().length > 0)
+test('the README\'s main job: `npm run demo` prunes the example log within budget, keeps both failures, and prints the savings the README quotes', () => {
+  const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'))
+  const readme = readFileSync(join(here, '..', 'README.md'), 'utf8')
+  const args = pkg.scripts.demo.split(' bin/tool-result-pruner.js ')[1].split(' ')
+  const r = cli(args)
+  assert.equal(r.status, 0, r.stderr)
+  const text = readFileSync(example, 'utf8')
+  const budget = Number(args[args.indexOf('--threshold-chars') + 1])
+  const out = Array.from(r.stdout).length
+  assert.ok(out <= budget && out < Array.from(text).length, `${out} code points`)
+  for (const line of text.split('\n').filter((l) => /^(FAILED|E {3})/.test(l))) assert.ok(r.stdout.includes(`${line}\n`), line)
+  const found = markers(r.stdout)
+  const saved = Array.from(text).length - out
+  const stats = `code points ${Array.from(text).length} -> ${out} (saved ${saved}, ${((100 * saved) / Array.from(text).length).toFixed(1)}%), markers ${found.length}`
+  assert.ok(r.stderr.startsWith(stats), r.stderr)
+  assert.ok(readme.includes(stats), 'the README quotes the demo\'s savings line')
+  assert.ok(readme.includes('npm ci && npm run demo'))
 })
