@@ -83,14 +83,13 @@ pub fn code_points_of_ranges(text: &[u16], ranges: &[std::ops::Range<usize>]) ->
         }
         let end = ranges[last].end;
         // flags[i] = 1 where text[start + i] begins a pair inside the window.
-        flags.clear();
+        // Equal-length zips, so the loop vectorises.
         let window = &text[start..end];
-        flags.extend(
-            window
-                .iter()
-                .zip(window.iter().skip(1).chain(std::iter::once(&0)))
-                .map(|(&a, &b)| u8::from(is_high_surrogate(a) & is_low_surrogate(b))),
-        );
+        flags.clear();
+        flags.resize(window.len(), 0);
+        for ((flag, &a), &b) in flags.iter_mut().zip(window).zip(window.iter().skip(1)) {
+            *flag = u8::from(is_high_surrogate(a) & is_low_surrogate(b));
+        }
         for range in &ranges[first..=last] {
             let pairs: usize = flags[range.start - start..range.end - start].iter().map(|&f| usize::from(f)).sum();
             // A pair starting on a range's last unit ends outside it: not a pair of this range.
