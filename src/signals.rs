@@ -67,28 +67,30 @@ pub const STRONG: u8 = 3;
 pub const WEAK: u8 = 1;
 
 /// Keywords (lowercase ASCII, matched against the lowercased narrowed text)
-/// that make a line worth a closer look; `\x01`..`\x03` stand for `✕`, `✗`,
-/// `●` there.
+/// that make a line worth a closer look. All are at least four bytes, so a
+/// SIMD multi-literal searcher takes them.
 #[rustfmt::skip]
 const TRIGGERS: &[&str] = &[
     "error", "err!", "err_", "fail", "fatal", "panic", "exception", "traceback", "exit", "abort",
     "segmentation", "core dumped", "sigsegv", "sigabrt", "sigbus", "crash",
     "passed", "skipped", "pending", "warnings", "test result", "ran ", "found ", "total", "xfailed", "deselected",
-    "expected", "received", "caused by", "not ok", "\x01", "\x02", "\x03",
+    "expected", "received", "caused by", "not ok",
 ];
 
-/// Non-ASCII characters the rules look for, and their narrowed bytes.
+/// Non-ASCII characters the rules look for (`✕`, `✗`, `●`), and the bytes
+/// that stand for them in the narrowed text, where they are found apart.
 const GLYPHS: [(u16, u8); 3] = [(0x2715, 1), (0x2717, 2), (0x25CF, 3)];
 
 /// The keyword scan, over the text narrowed to one byte per code unit: a
-/// SIMD multi-literal searcher where the CPU has one, else an automaton.
+/// SIMD multi-literal searcher where the CPU has one, else an automaton;
+/// then the glyph bytes, by `memchr`.
 enum Triggers {
     Packed(aho_corasick::packed::Searcher),
     Automaton(AhoCorasick),
 }
 
 impl Triggers {
-    /// Start offsets of trigger matches in `haystack`, in order.
+    /// Start offsets of keyword matches in `haystack`, in order.
     fn starts(&self, haystack: &[u8], mut f: impl FnMut(usize)) {
         match self {
             Triggers::Packed(s) => s.find_iter(haystack).for_each(|m| f(m.start())),
@@ -556,16 +558,21 @@ fn flag_range(text: &[u16], lines: &[Range<usize>], flagged: &mut [bool]) {
             let to = (from + SCAN_WINDOW).min(end);
             let window_end = (to + TRIGGER_OVERLAP).min(end);
             narrow_into(&text[from..window_end], &mut narrowed);
-            let mut line = first;
-            triggers().starts(&narrowed, |offset| {
+            // Offsets come in order within each search; `line` follows them.
+            let mut mark = |offset: usize, line: &mut usize| {
                 let unit = from + offset;
-                while lines[line].end <= unit {
-                    line += 1;
+                while lines[*line].end <= unit {
+                    *line += 1;
                 }
-                if !flagged[line] && !in_path_token(text, lines[line].clone(), unit) {
-                    flagged[line] = true;
+                if !flagged[*line] && !in_path_token(text, lines[*line].clone(), unit) {
+                    flagged[*line] = true;
                 }
-            });
+            };
+            let mut line = first;
+            triggers().starts(&narrowed, |offset| mark(offset, &mut line));
+            let mut line = first;
+            memchr::memchr3_iter(GLYPHS[0].1, GLYPHS[1].1, GLYPHS[2].1, &narrowed)
+                .for_each(|offset| mark(offset, &mut line));
             from = to;
         }
         first = last + 1;
