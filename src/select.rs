@@ -77,7 +77,9 @@ struct Doc<'a> {
 
 impl<'a> Doc<'a> {
     /// `None` when a text is too long for 32-bit offsets (no JS string is).
-    fn new(blocks: &[Block<'a>]) -> Option<Self> {
+    /// `counts` holds the code points of each text block, in order.
+    fn new(blocks: &[Block<'a>], counts: &[usize]) -> Option<Self> {
+        let mut counts = counts.iter();
         let mut texts = Vec::new();
         let mut bounds = Vec::new();
         let mut starts: Vec<u32> = Vec::new();
@@ -89,7 +91,7 @@ impl<'a> Doc<'a> {
             let ranges = split_lines(text);
             // Without surrogate pairs (one vectorised count) a line's code
             // points are its units.
-            let plain = code_point_len(text) == text.len();
+            let plain = *counts.next().expect("a count per text block") == text.len();
             let cps = if plain { Vec::new() } else { crate::text::code_points_of_ranges(text, &ranges) };
             let mut total = *prefix.last().expect("starts at zero");
             for (i, range) in ranges.iter().enumerate() {
@@ -267,12 +269,14 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
-    let total = head_tail::measure(blocks);
+    let counts: Vec<usize> =
+        blocks.iter().filter_map(|b| if let Block::Text(t) = b { Some(code_point_len(t)) } else { None }).collect();
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
     if total <= budgets.threshold() {
         return None;
     }
     let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
-    let Some(doc) = Doc::new(blocks) else {
+    let Some(doc) = Doc::new(blocks, &counts) else {
         return head_tail::prune(blocks, budgets);
     };
     let floor: usize = doc.bounds.iter().map(|b| doc.run_cost(b.clone())).sum();

@@ -91,7 +91,7 @@ pub fn code_points_of_ranges(text: &[u16], ranges: &[std::ops::Range<usize>]) ->
             *flag = u8::from(is_high_surrogate(a) & is_low_surrogate(b));
         }
         for range in &ranges[first..=last] {
-            let pairs: usize = flags[range.start - start..range.end - start].iter().map(|&f| usize::from(f)).sum();
+            let pairs = count_set_bytes(&flags[range.start - start..range.end - start]);
             // A pair starting on a range's last unit ends outside it: not a pair of this range.
             let straddles = range.end > range.start && flags[range.end - start - 1] == 1 && range.end < end;
             out.push(range.len() - pairs + usize::from(straddles));
@@ -99,6 +99,17 @@ pub fn code_points_of_ranges(text: &[u16], ranges: &[std::ops::Range<usize>]) ->
         first = last + 1;
     }
     out
+}
+
+/// How many bytes of `flags` (each 0 or 1) are 1, eight at a time: the
+/// sum of a word's bytes (at most 8) lands in its top byte when multiplied
+/// by 0x0101…01.
+fn count_set_bytes(flags: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let words = flags.chunks_exact(8);
+    let rest: usize = words.remainder().iter().map(|&f| usize::from(f)).sum();
+    words.map(|w| (u64::from_le_bytes(w.try_into().expect("eight bytes")).wrapping_mul(ONES) >> 56) as usize).sum::<usize>()
+        + rest
 }
 
 /// Code-unit index just after the first `n` code points (clamped to the
@@ -230,6 +241,18 @@ mod tests {
                 let before = if n > n_points { 0 } else { before };
                 proptest::prop_assert_eq!(offset_before_last(&units, n), before);
             }
+        }
+
+        #[test]
+        fn range_counts_agree_with_slice_counts(
+            units in proptest::collection::vec(proptest::prop_oneof![0u16..0x80, 0xD800u16..0xE000], 0..2000),
+            cuts in proptest::collection::vec(0usize..2000, 0..40),
+        ) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(units.len())).chain([0, units.len()]).collect();
+            cuts.sort_unstable();
+            let ranges: Vec<std::ops::Range<usize>> = cuts.windows(2).map(|w| w[0]..w[1]).collect();
+            let want: Vec<usize> = ranges.iter().map(|r| code_point_len(&units[r.clone()])).collect();
+            proptest::prop_assert_eq!(code_points_of_ranges(&units, &ranges), want);
         }
     }
 }
