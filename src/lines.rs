@@ -18,35 +18,110 @@ use crate::text::{code_point_len, utf16};
 /// Empty text has no lines.
 pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
     let mut lines = Vec::with_capacity(text.len() / 64 + 1);
-    let mut start = 0;
-    for_each_newline(text, |i| {
-        lines.push(start..i + 1);
-        start = i + 1;
-    });
-    if start < text.len() {
-        lines.push(start..text.len());
-    }
+    for_each_line(text, |range, _| lines.push(range));
     lines
 }
 
-/// Calls `f` with the index of every `\n`, in order. Scans 32 units at a
-/// time into a bit mask, which the compiler vectorises.
-fn for_each_newline(text: &[u16], mut f: impl FnMut(usize)) {
-    const NEWLINE: u16 = b'\n' as u16;
-    let mut chunks = text.chunks_exact(32);
+/// Calls `f` with each line of `text` (as [`split_lines`] gives them) and
+/// its code points, in order, in one pass over the text.
+pub fn for_each_line(text: &[u16], mut f: impl FnMut(Range<usize>, usize)) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
+        return unsafe { for_each_line_avx2(text, &mut f) };
+    }
+    scan_lines::<false>(text, &mut f);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn for_each_line_avx2(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+    scan_lines::<true>(text, f);
+}
+
+/// Newline and pair-start bit masks of units `0..32` of `chunk` (33 units:
+/// the last one only completes a pair begun at unit 31).
+fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
+    let mut newlines = 0u32;
+    let mut pairs = 0u32;
+    for i in 0..32 {
+        newlines |= u32::from(chunk[i] == u16::from(b'\n')) << i;
+        pairs |= u32::from((chunk[i] & 0xFC00 == 0xD800) & (chunk[i + 1] & 0xFC00 == 0xDC00)) << i;
+    }
+    (newlines, pairs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_masks(chunk: &[u16; 33]) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: every load reads 16 units inside `chunk` (at 0, 1, 16, 17).
+    unsafe {
+        let load = |at: usize| _mm256_loadu_si256(chunk.as_ptr().add(at).cast());
+        // 16-bit lane masks of two halves to one bit per unit: pack to bytes
+        // (per 128-bit lane), put the 64-bit quarters back in order, take the
+        // byte signs.
+        let bits = |lo: __m256i, hi: __m256i| {
+            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(lo, hi))) as u32
+        };
+        let newline = _mm256_set1_epi16(b'\n' as i16);
+        let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
+        let high = _mm256_set1_epi16(0xD800u16 as i16);
+        let low = _mm256_set1_epi16(0xDC00u16 as i16);
+        let (a, b, a1, b1) = (load(0), load(16), load(1), load(17));
+        let newlines = bits(_mm256_cmpeq_epi16(a, newline), _mm256_cmpeq_epi16(b, newline));
+        let starts = |this: __m256i, next: __m256i| {
+            _mm256_and_si256(
+                _mm256_cmpeq_epi16(_mm256_and_si256(this, top6), high),
+                _mm256_cmpeq_epi16(_mm256_and_si256(next, top6), low),
+            )
+        };
+        (newlines, bits(starts(a, a1), starts(b, b1)))
+    }
+}
+
+/// The line walk behind [`for_each_line`]: 32 units at a time, a line's
+/// code points are its units less the pairs that start inside it (a line
+/// ends at `\n` or at the end, so no pair straddles two lines).
+/// `AVX2` only where the caller has the feature enabled.
+#[inline(always)]
+fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+    let mut start = 0;
+    // Pairs starting before `start`, and before the current chunk.
+    let mut pairs_before_line = 0usize;
+    let mut pairs_seen = 0usize;
     let mut base = 0;
-    for chunk in &mut chunks {
-        let mut mask = chunk.iter().enumerate().fold(0u32, |m, (i, &u)| m | (u32::from(u == NEWLINE) << i));
-        while mask != 0 {
-            f(base + mask.trailing_zeros() as usize);
-            mask &= mask - 1;
+    while base + 33 <= text.len() {
+        let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
+        let (mut newlines, pairs) = if AVX2 { unsafe { avx2_masks(chunk) } } else { portable_masks(chunk) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (mut newlines, pairs) = portable_masks(chunk);
+        while newlines != 0 {
+            let bit = newlines.trailing_zeros();
+            let end = base + bit as usize + 1;
+            let through = pairs_seen + (pairs & (u32::MAX >> (31 - bit))).count_ones() as usize;
+            f(start..end, end - start - (through - pairs_before_line));
+            (start, pairs_before_line) = (end, through);
+            newlines &= newlines - 1;
         }
+        pairs_seen += pairs.count_ones() as usize;
         base += 32;
     }
-    for (i, &u) in chunks.remainder().iter().enumerate() {
-        if u == NEWLINE {
-            f(base + i);
+    for i in base..text.len() {
+        let u = text[i];
+        if (u & 0xFC00 == 0xD800) && text.get(i + 1).is_some_and(|&v| v & 0xFC00 == 0xDC00) {
+            pairs_seen += 1;
         }
+        if u == u16::from(b'\n') {
+            let end = i + 1;
+            f(start..end, end - start - (pairs_seen - pairs_before_line));
+            (start, pairs_before_line) = (end, pairs_seen);
+        }
+    }
+    if start < text.len() {
+        f(start..text.len(), text.len() - start - (pairs_seen - pairs_before_line));
     }
 }
 
@@ -362,6 +437,29 @@ mod tests {
         fn joined_lines_are_the_input(units in prop::collection::vec(prop_oneof![Just(10u16), 0x20u16..0x7f, 0xD800u16..0xE000], 0..200)) {
             let joined: Vec<u16> = split_lines(&units).into_iter().flat_map(|r| units[r].to_vec()).collect();
             prop_assert_eq!(joined, units);
+        }
+
+        #[test]
+        fn line_walk_agrees_with_a_plain_split(units in prop::collection::vec(prop_oneof![
+            Just(10u16), 0x20u16..0x7f, 0xD800u16..0xDC00, 0xDC00u16..0xE000, 0xE000u16..=0xFFFF,
+        ], 0..400)) {
+            let mut want = Vec::new();
+            let mut start = 0;
+            for (i, &u) in units.iter().enumerate() {
+                if u == 10 {
+                    want.push((start..i + 1, code_point_len(&units[start..i + 1])));
+                    start = i + 1;
+                }
+            }
+            if start < units.len() {
+                want.push((start..units.len(), code_point_len(&units[start..])));
+            }
+            let mut got = Vec::new();
+            for_each_line(&units, |range, points| got.push((range, points)));
+            prop_assert_eq!(&got, &want);
+            let mut portable = Vec::new();
+            scan_lines::<false>(&units, &mut |range, points| portable.push((range, points)));
+            prop_assert_eq!(portable, want);
         }
 
         #[test]

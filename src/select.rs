@@ -29,7 +29,7 @@ use std::ops::Range;
 use crate::config::Budgets;
 use crate::content::{Block, NewText, Piece, Pruned};
 use crate::head_tail;
-use crate::lines::{Fate, Plan, cut_cost, render_into, run_cost, split_lines};
+use crate::lines::{Fate, Plan, cut_cost, for_each_line, render_into, run_cost};
 use crate::markers::{Unit, marker_len};
 use crate::signals::{self, LineSignal, STRONG};
 use crate::text::{code_point_len, offset_after, offset_before_last};
@@ -77,9 +77,7 @@ struct Doc<'a> {
 
 impl<'a> Doc<'a> {
     /// `None` when a text is too long for 32-bit offsets (no JS string is).
-    /// `counts` holds the code points of each text block, in order.
-    fn new(blocks: &[Block<'a>], counts: &[usize]) -> Option<Self> {
-        let mut counts = counts.iter();
+    fn new(blocks: &[Block<'a>]) -> Option<Self> {
         let mut texts = Vec::new();
         let mut bounds = Vec::new();
         let mut starts: Vec<u32> = Vec::new();
@@ -88,17 +86,12 @@ impl<'a> Doc<'a> {
             let Block::Text(text) = *b else { continue };
             u32::try_from(text.len()).ok()?;
             let first = starts.len();
-            let ranges = split_lines(text);
-            // Without surrogate pairs (one vectorised count) a line's code
-            // points are its units.
-            let plain = *counts.next().expect("a count per text block") == text.len();
-            let cps = if plain { Vec::new() } else { crate::text::code_points_of_ranges(text, &ranges) };
             let mut total = *prefix.last().expect("starts at zero");
-            for (i, range) in ranges.iter().enumerate() {
+            for_each_line(text, |range, points| {
                 starts.push(range.start as u32);
-                total += if plain { range.len() } else { cps[i] } as u64;
+                total += points as u64;
                 prefix.push(total);
-            }
+            });
             bounds.push(first..starts.len());
             texts.push((block, text));
         }
@@ -269,14 +262,12 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
-    let counts: Vec<usize> =
-        blocks.iter().filter_map(|b| if let Block::Text(t) = b { Some(code_point_len(t)) } else { None }).collect();
-    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    let total = head_tail::measure(blocks);
     if total <= budgets.threshold() {
         return None;
     }
     let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
-    let Some(doc) = Doc::new(blocks, &counts) else {
+    let Some(doc) = Doc::new(blocks) else {
         return head_tail::prune(blocks, budgets);
     };
     let floor: usize = doc.bounds.iter().map(|b| doc.run_cost(b.clone())).sum();

@@ -67,51 +67,6 @@ fn count_code_points(text: &[u16]) -> usize {
     text.len() - pairs
 }
 
-/// The code points of each of `ranges` (ascending, non-overlapping) of
-/// `text`: pair flags for a window of ranges at a time, summed per range.
-/// Much cheaper than counting many short ranges one by one.
-pub fn code_points_of_ranges(text: &[u16], ranges: &[std::ops::Range<usize>]) -> Vec<usize> {
-    const WINDOW: usize = 1 << 16;
-    let mut out = Vec::with_capacity(ranges.len());
-    let mut flags: Vec<u8> = Vec::with_capacity(WINDOW);
-    let mut first = 0;
-    while first < ranges.len() {
-        let start = ranges[first].start;
-        let mut last = first;
-        while last + 1 < ranges.len() && ranges[last + 1].end - start <= WINDOW {
-            last += 1;
-        }
-        let end = ranges[last].end;
-        // flags[i] = 1 where text[start + i] begins a pair inside the window.
-        // Equal-length zips, so the loop vectorises.
-        let window = &text[start..end];
-        flags.clear();
-        flags.resize(window.len(), 0);
-        for ((flag, &a), &b) in flags.iter_mut().zip(window).zip(window.iter().skip(1)) {
-            *flag = u8::from(is_high_surrogate(a) & is_low_surrogate(b));
-        }
-        for range in &ranges[first..=last] {
-            let pairs = count_set_bytes(&flags[range.start - start..range.end - start]);
-            // A pair starting on a range's last unit ends outside it: not a pair of this range.
-            let straddles = range.end > range.start && flags[range.end - start - 1] == 1 && range.end < end;
-            out.push(range.len() - pairs + usize::from(straddles));
-        }
-        first = last + 1;
-    }
-    out
-}
-
-/// How many bytes of `flags` (each 0 or 1) are 1, eight at a time: the
-/// sum of a word's bytes (at most 8) lands in its top byte when multiplied
-/// by 0x0101…01.
-fn count_set_bytes(flags: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let words = flags.chunks_exact(8);
-    let rest: usize = words.remainder().iter().map(|&f| usize::from(f)).sum();
-    words.map(|w| (u64::from_le_bytes(w.try_into().expect("eight bytes")).wrapping_mul(ONES) >> 56) as usize).sum::<usize>()
-        + rest
-}
-
 /// Code-unit index just after the first `n` code points (clamped to the
 /// length). Never points between the halves of a surrogate pair.
 pub fn offset_after(text: &[u16], n: usize) -> usize {
@@ -184,22 +139,6 @@ mod tests {
     }
 
     #[test]
-    fn ranges_count_like_their_slices() {
-        let mut text = utf16(&"ab😀\n😀\n\n".repeat(30_000));
-        text[5] = 0xDC00; // a lone low surrogate
-        text.insert(70_001, 0xD800); // a lone high surrogate near a window edge
-        let mut ranges = crate::lines::split_lines(&text);
-        // A range that ends between the halves of a pair.
-        ranges.push(text.len()..text.len());
-        let got = code_points_of_ranges(&text, &ranges);
-        let want: Vec<usize> = ranges.iter().map(|r| code_point_len(&text[r.clone()])).collect();
-        assert_eq!(got, want);
-        let split: Vec<std::ops::Range<usize>> = vec![0..3, 3..5, 5..7];
-        let t = utf16("ab😀😀c");
-        assert_eq!(code_points_of_ranges(&t, &split), [3, 2, 2]);
-    }
-
-    #[test]
     fn offsets_respect_pairs() {
         let t = utf16("a😀b😀");
         assert_eq!(offset_after(&t, 0), 0);
@@ -241,18 +180,6 @@ mod tests {
                 let before = if n > n_points { 0 } else { before };
                 proptest::prop_assert_eq!(offset_before_last(&units, n), before);
             }
-        }
-
-        #[test]
-        fn range_counts_agree_with_slice_counts(
-            units in proptest::collection::vec(proptest::prop_oneof![0u16..0x80, 0xD800u16..0xE000], 0..2000),
-            cuts in proptest::collection::vec(0usize..2000, 0..40),
-        ) {
-            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(units.len())).chain([0, units.len()]).collect();
-            cuts.sort_unstable();
-            let ranges: Vec<std::ops::Range<usize>> = cuts.windows(2).map(|w| w[0]..w[1]).collect();
-            let want: Vec<usize> = ranges.iter().map(|r| code_point_len(&units[r.clone()])).collect();
-            proptest::prop_assert_eq!(code_points_of_ranges(&units, &ranges), want);
         }
     }
 }
