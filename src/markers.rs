@@ -45,6 +45,23 @@ impl Unit {
 
 /// The retrieval hash of `text`: 24 lowercase hex digits of its SHA-256.
 pub fn content_hash(text: &[u16]) -> String {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { content_hash_avx2(text) };
+    }
+    hash_units(text)
+}
+
+/// [`hash_units`] compiled for AVX2 (the encoding passes get twice the lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn content_hash_avx2(text: &[u16]) -> String {
+    hash_units(text)
+}
+
+#[inline(always)]
+fn hash_units(text: &[u16]) -> String {
     const CHUNK: usize = 4096;
     let mut hasher = Sha256::new();
     let mut buf = [0u8; 3 * CHUNK + 4];
@@ -65,7 +82,7 @@ pub fn content_hash(text: &[u16]) -> String {
             if end < text.len() && is_high_surrogate(text[end - 1]) {
                 end -= 1;
             }
-            let used = encode_wtf8_units(&text[at..end], &mut buf);
+            let used = encode_wtf8(&text[at..end], &mut buf);
             at = end;
             used
         };
@@ -122,22 +139,6 @@ pub fn content_hashes(text: &[u16], ranges: &[Range<usize>]) -> Vec<String> {
 /// for anything else. It is the same arithmetic for every unit, which the
 /// compiler vectorises. The second stores four bytes per unit at the output
 /// position and advances it by the unit's length, with no branches.
-fn encode_wtf8_units(units: &[u16], out: &mut [u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { encode_wtf8_avx2(units, out) };
-    }
-    encode_wtf8(units, out)
-}
-
-/// [`encode_wtf8`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn encode_wtf8_avx2(units: &[u16], out: &mut [u8]) -> usize {
-    encode_wtf8(units, out)
-}
-
 #[inline(always)]
 fn encode_wtf8(units: &[u16], out: &mut [u8]) -> usize {
     const BLOCK: usize = 256;

@@ -33,7 +33,7 @@
 //! Lines of one *shape* (equal after numbers, hex ids, quoted strings and
 //! path-like tokens are blanked) count once where the plan ranks lines.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -375,7 +375,8 @@ fn weak_failure(view: &str) -> bool {
 /// Hash of the line's shape: quoted strings, path-like tokens, numbers and
 /// long hex ids blanked, whitespace runs folded.
 pub fn shape_hash(view: &str) -> u32 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    // The shape is spelled out, then hashed once.
+    let mut shape = String::with_capacity(view.len());
     let mut token = String::new();
     let mut chars = view.trim().chars();
     while let Some(c) = chars.next() {
@@ -391,22 +392,25 @@ pub fn shape_hash(view: &str) -> u32 {
                     None => token.push(quote),
                 }
             }
-            c if c.is_whitespace() => hash_token(&mut token, &mut hasher),
+            c if c.is_whitespace() => push_token_shape(&mut token, &mut shape),
             c => token.push(c),
         }
     }
-    hash_token(&mut token, &mut hasher);
+    push_token_shape(&mut token, &mut shape);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hasher.write(shape.as_bytes());
     let h = hasher.finish();
     (h ^ (h >> 32)) as u32
 }
 
-/// Feeds one whitespace-delimited token's shape to `hasher` and clears it.
-fn hash_token(token: &mut String, hasher: &mut impl Hasher) {
+/// Appends one whitespace-delimited token's shape, then a space, to
+/// `shape`, and clears the token.
+fn push_token_shape(token: &mut String, shape: &mut String) {
     if token.is_empty() {
         return;
     }
     if token.contains(['/', '\\']) {
-        '/'.hash(hasher);
+        shape.push('/');
     } else {
         let mut rest = token.as_str();
         while let Some(c) = rest.chars().next() {
@@ -415,25 +419,25 @@ fn hash_token(token: &mut String, hasher: &mut impl Hasher) {
                 let run = &rest[..run_len];
                 let has_digit = run.bytes().any(|b| b.is_ascii_digit());
                 if has_digit && run.len() >= 7 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    '#'.hash(hasher);
+                    shape.push('#');
                 } else {
                     let mut last_digit = false;
                     for d in run.chars() {
                         let digit = d.is_ascii_digit();
                         if !(digit && last_digit) {
-                            (if digit { '0' } else { d }).hash(hasher);
+                            shape.push(if digit { '0' } else { d });
                         }
                         last_digit = digit;
                     }
                 }
                 rest = &rest[run_len..];
             } else {
-                c.hash(hasher);
+                shape.push(c);
                 rest = &rest[c.len_utf8()..];
             }
         }
     }
-    ' '.hash(hasher);
+    shape.push(' ');
     token.clear();
 }
 
