@@ -262,8 +262,10 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
-    let total = head_tail::measure(blocks);
-    if total <= budgets.threshold() {
+    // A text has at least half as many code points as units, so a long one
+    // is over the threshold without counting; the line pass counts it.
+    let units: u64 = blocks.iter().map(|b| if let Block::Text(t) = b { t.len() as u64 } else { 0 }).sum();
+    if units / 2 <= budgets.threshold() && head_tail::measure(blocks) <= budgets.threshold() {
         return None;
     }
     let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
@@ -356,6 +358,7 @@ pub fn prune_with_spans(
     sel.grow_edges(options.edge);
 
     let pruned = render_blocks(blocks, &doc, &sel.fates);
+    let total = *doc.prefix.last().expect("starts at zero");
     let guaranteed = pruned.chars_after <= budgets.threshold() && pruned.chars_after < total;
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.threshold());
     if guaranteed { Some(pruned) } else { head_tail::prune(blocks, budgets) }
