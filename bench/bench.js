@@ -71,7 +71,7 @@ function median(xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
-const samplesFor = (points) => (quick ? 3 : points >= 1 << 24 ? 3 : 11)
+const samplesFor = (points) => (quick ? 3 : points >= 1 << 24 ? 3 : 21)
 
 async function contentBench() {
   const upstream = await service(Upstream, {})
