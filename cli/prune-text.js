@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { NativePruner, planLines } from '../index.js'
 import { CliError } from './errors.js'
+import { countMarkers } from './markers.js'
 
 /** The text of FILE, or of stdin for `-`, decoded as UTF-8. */
 function readText(file) {
@@ -13,8 +14,6 @@ function readText(file) {
   }
 }
 
-const MARKERS = /<<ccr:[0-9a-f]{24} \d+_(?:lines|chars)_offloaded>>/g
-
 /**
  * Prunes FILE (or stdin) with `config`; `--stats` reports to stderr,
  * `--json` prints the plan instead of the text.
@@ -24,24 +23,23 @@ export function pruneText(file, config, { stats = false, json = false } = {}) {
   const pruner = new NativePruner(config)
   const blocks = [{ type: 'text', text }]
   const started = process.hrtime.bigint()
-  const pruned = pruner.pruneContent(blocks)
+  // In lines mode --json needs the plan's recoverable map: planLines gives
+  // it with the same content pruneContent would, in one pass.
+  const plan = json && config.strategy === 'lines' ? planLines(text, config) : undefined
+  const pruned = plan === undefined ? pruner.pruneContent(blocks) : null
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6
-  const out = pruned === null ? text : pruned.map((b) => b.text).join('')
+  const out = plan?.content ?? (pruned === null ? text : pruned.map((b) => b.text).join(''))
   if (json) {
-    const plan = pruned !== null && config.strategy === 'lines'
-      ? planLines(text, { thresholdChars: config.thresholdChars, headChars: config.headChars, tailChars: config.tailChars, contextLines: config.contextLines, edgeLines: config.edgeLines })
-      : { content: out, recoverable: {}, droppedLines: 0 }
-    process.stdout.write(JSON.stringify(plan) + '\n')
+    process.stdout.write(JSON.stringify(plan ?? { content: out, recoverable: {}, droppedLines: 0 }) + '\n')
   } else {
     process.stdout.write(out)
   }
   if (stats) {
     const before = pruner.measureContent(blocks)
-    const after = pruned === null ? before : pruner.measureContent(pruned)
+    const after = out === text ? before : pruner.measureContent([{ type: 'text', text: out }])
     const saved = before === 0 ? 0 : (100 * (before - after)) / before
-    const markers = pruned === null ? 0 : (out.match(MARKERS)?.length ?? (out.includes('[... tool result middle pruned ...]') ? 1 : 0))
     process.stderr.write(
-      `${out.endsWith('\n') || json ? '' : '\n'}code points ${before} -> ${after} (saved ${before - after}, ${saved.toFixed(1)}%), markers ${markers}, elapsed ${elapsed.toFixed(2)} ms\n`,
+      `${out.endsWith('\n') || json ? '' : '\n'}code points ${before} -> ${after} (saved ${before - after}, ${saved.toFixed(1)}%), markers ${out === text ? 0 : countMarkers(out)}, elapsed ${elapsed.toFixed(2)} ms\n`,
     )
   }
 }

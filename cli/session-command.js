@@ -5,6 +5,7 @@ import { Session } from '@deepseek-ai/dsh-session'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import ToolResultPruner from '../lib/index.js'
 import { CliError } from './errors.js'
+import { countMarkers } from './markers.js'
 import { readSessionLog, writeSessionLog } from './session-log.js'
 
 /** The log's events replayed into a detached dsh Session. */
@@ -26,12 +27,6 @@ async function service(config) {
 
 const textOf = (event) =>
   event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
-
-/** Markers in a replacement: retrievable ccr markers, or upstream's one marker. */
-function markerCount(text) {
-  const ccr = text.match(/<<ccr:[0-9a-f]{24} \d+_(?:lines|chars)_offloaded>>/g)?.length ?? 0
-  return ccr > 0 ? ccr : text.includes('[... tool result middle pruned ...]') ? 1 : 0
-}
 
 /** Tool name by call id, from the log's tool/call events. */
 function toolNames(events) {
@@ -68,7 +63,7 @@ export async function sessionCommand(file, config, { out } = {}) {
       callId: String(entry.callId),
       before: entry.charsBefore,
       after: entry.charsAfter,
-      markers: markerCount(textOf(replacement)),
+      markers: countMarkers(textOf(replacement)),
     }
   })
   const before = rows.reduce((n, r) => n + r.before, 0)

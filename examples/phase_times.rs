@@ -17,9 +17,12 @@ fn main() {
         println!("{label:>14}: {:>7.3} ms ({x})", start.elapsed().as_secs_f64() * 1e3 / n as f64);
     };
     time("code points", &|| text::code_point_len(&t));
-    time("split", &|| lines::split_lines(&t).len());
+    time("lines", &|| {
+        let mut points = 0;
+        lines::for_each_line(&t, |_, p| points += p);
+        points
+    });
     let ls = lines::split_lines(&t);
-    time("line cps", &|| ls.iter().map(|r| text::code_point_len(&t[r.clone()])).sum());
     time("scan", &|| signals::scan(&t, &ls).iter().filter(|s| s.failure > 0).count());
     time("hash all", &|| markers::content_hash(&t).len());
     let b = Budgets::new(8192, 2048, 0).unwrap();

@@ -7,18 +7,19 @@
 
 use crate::config::{Budgets, PRUNE_MARKER};
 pub use crate::content::{Block, NewText, Piece, Pruned};
-use crate::text::{code_point_len, utf16, walk_backward, walk_forward};
+use crate::text::{code_point_len, code_points_at_most, utf16, walk_backward, walk_forward};
 
 /// Total code points of the text blocks; other blocks cost nothing.
 pub fn measure(blocks: &[Block<'_>]) -> u64 {
-    blocks.iter().map(|b| text_len(b).unwrap_or(0)).sum()
+    texts(blocks).map(|t| code_point_len(t) as u64).sum()
 }
 
-fn text_len(block: &Block<'_>) -> Option<u64> {
-    match block {
-        Block::Text(t) => Some(code_point_len(t) as u64),
+/// The texts of the text blocks, in order.
+pub fn texts<'b, 'a: 'b>(blocks: &'b [Block<'a>]) -> impl Iterator<Item = &'a [u16]> + Clone + 'b {
+    blocks.iter().filter_map(|b| match *b {
+        Block::Text(t) => Some(t),
         Block::Other => None,
-    }
+    })
 }
 
 /// Upstream's head/marker/tail cut, or `None` when the text is within the
@@ -85,12 +86,8 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
         parts
     };
     let fixed = (head + tail) as u64;
-    let units: u64 = between.iter().map(|p| p.len() as u64).sum();
-    if fixed + units.div_ceil(2) <= threshold {
-        let exact: u64 = between.iter().map(|p| code_point_len(p) as u64).sum();
-        if fixed + exact <= threshold {
-            return None;
-        }
+    if code_points_at_most(between.iter().copied(), threshold - fixed) {
+        return None;
     }
 
     let mut pieces = Vec::with_capacity(blocks.len());

@@ -12,6 +12,7 @@ pub mod content;
 pub mod head_tail;
 pub mod lines;
 pub mod markers;
+pub mod parallel;
 pub mod select;
 pub mod session;
 pub mod signals;

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::markers::{Unit, content_hashes, format_marker, marker_len};
-use crate::text::{code_point_len, utf16};
+use crate::text::{code_point_len, code_points_at_most, is_high_surrogate, is_low_surrogate, utf16};
 
 /// Line ranges (code-unit offsets) of `text`, each ending after its `\n`
 /// except possibly the last. The ranges tile the text: joined, they are it.
@@ -46,7 +46,7 @@ fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
     let mut pairs = 0u32;
     for i in 0..32 {
         newlines |= u32::from(chunk[i] == u16::from(b'\n')) << i;
-        pairs |= u32::from((chunk[i] & 0xFC00 == 0xD800) & (chunk[i + 1] & 0xFC00 == 0xDC00)) << i;
+        pairs |= u32::from(is_high_surrogate(chunk[i]) & is_low_surrogate(chunk[i + 1])) << i;
     }
     (newlines, pairs)
 }
@@ -111,7 +111,7 @@ fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, u
     }
     for i in base..text.len() {
         let u = text[i];
-        if (u & 0xFC00 == 0xD800) && text.get(i + 1).is_some_and(|&v| v & 0xFC00 == 0xDC00) {
+        if is_high_surrogate(u) && text.get(i + 1).is_some_and(|&v| is_low_surrogate(v)) {
             pairs_seen += 1;
         }
         if u == u16::from(b'\n') {
@@ -291,7 +291,7 @@ fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment
                 let range = line.start..lines[end - 1].end;
                 let newline = text[range.end - 1] == u16::from(b'\n');
                 let n = end - i;
-                if shorter_than_marker(&text[range.clone()], run_cost(n, usize::MAX, newline)) {
+                if code_points_at_most(std::iter::once(&text[range.clone()]), run_cost(n, usize::MAX, newline) as u64) {
                     out.push(Segment::Text(range));
                 } else {
                     out.push(Segment::Marker { removed: range, count: n, unit: Unit::Lines, newline });
@@ -303,12 +303,6 @@ fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment
         i += 1;
     }
     out
-}
-
-/// `code_point_len(text) <= limit`, without counting long texts: a text
-/// of `n` units has between `n / 2` and `n` code points.
-fn shorter_than_marker(text: &[u16], limit: usize) -> bool {
-    text.len() <= limit || (text.len() / 2 <= limit && code_point_len(text) <= limit)
 }
 
 /// Fates from a keep-set: listed lines kept, all others dropped.

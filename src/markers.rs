@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
-use crate::text::is_high_surrogate;
+use crate::text::{is_high_surrogate, is_low_surrogate};
 
 /// Hex digits of a hash.
 pub const HASH_LEN: usize = 24;
@@ -115,16 +115,9 @@ pub fn content_hashes(text: &[u16], ranges: &[Range<usize>]) -> Vec<String> {
     });
     let split = split.map_or(ranges.len() / 2, |p| (p + 1).min(ranges.len() - 1));
     let (first, second) = ranges.split_at(split);
-    std::thread::scope(|scope| {
-        let helper = std::thread::Builder::new().spawn_scoped(scope, || hash_all(first)).ok();
-        let mut rest = hash_all(second);
-        let mut out = match helper {
-            Some(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => hash_all(first),
-        };
-        out.append(&mut rest);
-        out
-    })
+    let (mut out, mut rest) = crate::parallel::join(|| hash_all(first), || hash_all(second));
+    out.append(&mut rest);
+    out
 }
 
 /// Writes the (W)UTF-8 bytes of `units` into `out` (which holds at least
@@ -183,11 +176,9 @@ fn wtf8_form(u: u16, prev: u16, next: u16) -> (u32, u8) {
         let mask = 0u32.wrapping_sub(u32::from(cond));
         (a & mask) | (b & !mask)
     };
-    let (u, prev, next) = (u32::from(u), u32::from(prev), u32::from(next));
-    let high = |v: u32| v & 0xFC00 == 0xD800;
-    let low = |v: u32| v & 0xFC00 == 0xDC00;
-    let starts_pair = high(u) & low(next);
-    let ends_pair = low(u) & high(prev);
+    let starts_pair = is_high_surrogate(u) & is_low_surrogate(next);
+    let ends_pair = is_low_surrogate(u) & is_high_surrogate(prev);
+    let (u, next) = (u32::from(u), u32::from(next));
     let point = 0x10000 + ((u & 0x3FF) << 10) + (next & 0x3FF);
     let four = (0xF0 | (point >> 18))
         | ((0x80 | ((point >> 12) & 0x3F)) << 8)
@@ -198,6 +189,11 @@ fn wtf8_form(u: u16, prev: u16, next: u16) -> (u32, u8) {
     let word = pick(starts_pair, four, pick(u < 0x80, u, pick(u < 0x800, two, three)));
     let alone = 1 + u32::from(u >= 0x80) + u32::from(u >= 0x800);
     (word, pick(starts_pair, 4, pick(ends_pair, 0, alone)) as u8)
+}
+
+/// True for a hash as this crate writes them: 24 lowercase hex digits.
+pub fn is_hash(hash: &str) -> bool {
+    hash.len() == HASH_LEN && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// The marker for `count` dropped units of text named `hash`, without any
@@ -250,16 +246,11 @@ pub fn find_markers(text: &[u16]) -> Vec<FoundMarker> {
 /// Parses `<<ccr:HASH N_unit_offloaded>>` at the start of `text`.
 fn parse_marker(text: &[u16]) -> Option<(usize, String, u64, Unit)> {
     let ascii = |i: usize| text.get(i).copied().filter(|&u| u < 0x80).map(|u| u as u8);
-    let mut i = 6;
-    let mut hash = String::with_capacity(HASH_LEN);
-    while hash.len() < HASH_LEN {
-        let c = ascii(i)?;
-        if !matches!(c, b'0'..=b'9' | b'a'..=b'f') {
-            return None;
-        }
-        hash.push(c as char);
-        i += 1;
+    let hash: String = (6..6 + HASH_LEN).map(|i| ascii(i).map(char::from)).collect::<Option<_>>()?;
+    if !is_hash(&hash) {
+        return None;
     }
+    let mut i = 6 + HASH_LEN;
     if ascii(i)? != b' ' {
         return None;
     }
@@ -314,8 +305,8 @@ pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>>
                 (lines == m.count && m.count > 0).then_some(end)
             }
             Unit::Chars => {
-                let end = i + crate::text::offset_after(&original[i..], m.count as usize);
-                (crate::text::code_point_len(&original[i..end]) as u64 == m.count).then_some(end)
+                let (len, walked) = crate::text::walk_forward(&original[i..], m.count as usize);
+                (walked as u64 == m.count).then_some(i + len)
             }
         };
         match end.filter(|&end| content_hash(&original[i..end]) == m.hash) {

@@ -16,8 +16,9 @@
 //! 6. `context` neighbours of everything kept so far, nearer first;
 //! 7. failure lines repeating a shape already kept.
 //!
-//! A failure or summary line longer than a quarter of the budget, or any
-//! line too long for what is left, is cut inside by the head/tail rule
+//! A failure or summary line longer than a sixteenth of the budget (at least
+//! 256 code points), or any line too long for what is left, is cut inside by
+//! the head/tail rule
 //! (the configured head:tail ratio) with a retrievable inline marker. A text
 //! with no line structure (fewer than three lines) is one such cut: the
 //! retrievable form of head/tail. When even one marker per text block does
@@ -32,7 +33,7 @@ use crate::head_tail;
 use crate::lines::{Fate, Plan, cut_cost, for_each_line, render_into, run_cost};
 use crate::markers::{Unit, marker_len};
 use crate::signals::{self, LineSignal, STRONG};
-use crate::text::{code_point_len, offset_after, offset_before_last};
+use crate::text::{code_point_len, code_points_at_most, offset_after, offset_before_last};
 
 /// Fewest code points of a line worth keeping when it has to be cut.
 const MIN_CUT_KEEP: usize = 64;
@@ -114,6 +115,11 @@ impl<'a> Doc<'a> {
         self.starts[k] as usize..end
     }
 
+    /// The code units of line `k`.
+    fn line(&self, k: usize) -> &'a [u16] {
+        &self.texts[self.text_of(k)].1[self.range(k)]
+    }
+
     fn cps(&self, k: usize) -> usize {
         (self.prefix[k + 1] - self.prefix[k]) as usize
     }
@@ -190,23 +196,22 @@ impl<'d, 'a> Selection<'d, 'a> {
             return false;
         }
         let keep = allowance - marker;
-        let (from, to) = self.cut_points(k, keep);
-        let slice = &self.doc.texts[self.doc.text_of(k)].1[self.doc.range(k)];
+        let slice = self.doc.line(k);
+        let (from, to) = cut_points(slice, keep, self.head_share);
         let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
         let removed = line_cps - kept_cps;
         self.commit(k, Fate::Cut { from: from as u32, to: to as u32 }, base as usize + kept_cps + cut_cost(removed))
     }
 
-    /// Code-unit cut points keeping `keep` code points of line `k`, split by
-    /// the head:tail ratio, the tail always holding the line ending.
-    fn cut_points(&self, k: usize, keep: usize) -> (usize, usize) {
-        let slice = &self.doc.texts[self.doc.text_of(k)].1[self.doc.range(k)];
-        let (head_w, tail_w) = self.head_share;
-        let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
-        let tail = keep - head;
-        let from = offset_after(slice, head);
-        let to = offset_before_last(slice, tail).max(from);
-        (from, to)
+    /// Adds the lines `d` away from line `k` on both sides, within its text.
+    fn add_around(&mut self, k: usize, d: usize, cap: usize) {
+        let text = self.doc.bounds[self.doc.text_of(k)].clone();
+        if k >= text.start + d {
+            self.add(k - d, cap);
+        }
+        if k + d < text.end {
+            self.add(k + d, cap);
+        }
     }
 
     /// Too little room left for any line worth adding.
@@ -247,6 +252,16 @@ impl<'d, 'a> Selection<'d, 'a> {
     }
 }
 
+/// Code-unit cut points in `line` keeping `keep` code points, split by the
+/// `(head, tail)` ratio, the tail always holding the line ending.
+fn cut_points(line: &[u16], keep: usize, (head_w, tail_w): (u64, u64)) -> (usize, usize) {
+    let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
+    let tail = keep - head;
+    let from = offset_after(line, head);
+    let to = offset_before_last(line, tail).max(from);
+    (from, to)
+}
+
 /// Lines mode over a block list, or `None` when the text is within the
 /// threshold. When `Some`, the text is at most the threshold and smaller
 /// than before, and `recoverable` undoes every marker.
@@ -262,10 +277,9 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
-    // A text has at least half as many code points as units, so a long one
-    // is over the threshold without counting; the line pass counts it.
-    let units: u64 = blocks.iter().map(|b| if let Block::Text(t) = b { t.len() as u64 } else { 0 }).sum();
-    if units / 2 <= budgets.threshold() && head_tail::measure(blocks) <= budgets.threshold() {
+    // A long text is over the threshold without counting; the line pass
+    // counts it.
+    if code_points_at_most(head_tail::texts(blocks), budgets.threshold()) {
         return None;
     }
     let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
@@ -321,13 +335,7 @@ pub fn prune_with_spans(
     let anchors = sel.order.clone();
     for d in 1..=options.context {
         for &k in &anchors {
-            let text = &doc.bounds[doc.text_of(k)];
-            if k >= text.start + d {
-                sel.add(k - d, budget);
-            }
-            if k + d < text.end {
-                sel.add(k + d, budget);
-            }
+            sel.add_around(k, d, budget);
         }
     }
     // 7. Repeated shapes.
@@ -346,13 +354,7 @@ pub fn prune_with_spans(
             break;
         }
         for &k in &signal_anchors {
-            let text = &doc.bounds[doc.text_of(k)];
-            if k >= text.start + d {
-                sel.add(k - d, budget);
-            }
-            if k + d < text.end {
-                sel.add(k + d, budget);
-            }
+            sel.add_around(k, d, budget);
         }
     }
     sel.grow_edges(options.edge);
@@ -462,7 +464,11 @@ fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned 
         if plan.content.is_empty() {
             continue;
         }
-        let text_out = if plan.content == text { NewText::Unchanged } else { NewText::Replaced(plan.content.clone()) };
+        let text_out = if plan.content == text {
+            NewText::Unchanged
+        } else {
+            NewText::Replaced(std::mem::take(&mut plan.content))
+        };
         pieces.push(Piece::Text { block: index, text: text_out });
     }
     Pruned { pieces, chars_after: after, recoverable: plan.recoverable, dropped_lines: plan.dropped_lines }

@@ -510,28 +510,22 @@ fn starts_pytest_detail(content: &[u16]) -> bool {
 /// inside `dist/lib/error-once.js` is not a reason to look closer).
 fn flag_lines(text: &[u16], lines: &[Range<usize>]) -> Vec<bool> {
     let mut flagged = vec![false; lines.len()];
-    // Large texts: scan the second half of the lines on another core.
-    let split = if text.len() >= PARALLEL_FROM { lines.len() / 2 } else { 0 };
-    let (first_lines, second_lines) = lines.split_at(split);
-    let second = std::thread::scope(|scope| {
-        let helper = (split > 0)
-            .then(|| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, || {
-                        let mut flags = vec![false; second_lines.len()];
-                        flag_range(text, second_lines, &mut flags);
-                        flags
-                    })
-                    .ok()
-            })
-            .flatten();
-        flag_range(text, first_lines, &mut flagged[..split]);
-        helper.map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
-    match second {
-        Some(flags) => flagged[split..].copy_from_slice(&flags),
-        None => flag_range(text, second_lines, &mut flagged[split..]),
+    if text.len() < PARALLEL_FROM {
+        flag_range(text, lines, &mut flagged);
+        return flagged;
     }
+    // Large texts: the second half of the lines on another core.
+    let split = lines.len() / 2;
+    let (first_lines, second_lines) = lines.split_at(split);
+    let (second, ()) = crate::parallel::join(
+        || {
+            let mut flags = vec![false; second_lines.len()];
+            flag_range(text, second_lines, &mut flags);
+            flags
+        },
+        || flag_range(text, first_lines, &mut flagged[..split]),
+    );
+    flagged[split..].copy_from_slice(&second);
     flagged
 }
 

@@ -67,6 +67,14 @@ fn count_code_points(text: &[u16]) -> usize {
     text.len() - pairs
 }
 
+/// Whether `texts` together hold at most `limit` code points. They are
+/// counted only when their lengths cannot settle it: `n` units hold between
+/// `n / 2` and `n` code points.
+pub fn code_points_at_most<'a>(texts: impl Iterator<Item = &'a [u16]> + Clone, limit: u64) -> bool {
+    let units: u64 = texts.clone().map(|t| t.len() as u64).sum();
+    units <= limit || (units / 2 <= limit && texts.map(|t| code_point_len(t) as u64).sum::<u64>() <= limit)
+}
+
 /// Code-unit index just after the first `n` code points (clamped to the
 /// length). Never points between the halves of a surrogate pair.
 pub fn offset_after(text: &[u16], n: usize) -> usize {

@@ -283,6 +283,12 @@ impl Js {
     }
 }
 
+/// `n` when it is a non-negative integer a JS number holds exactly.
+pub fn safe_count(n: f64) -> Option<u64> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then_some(n as u64)
+}
+
 fn c_message(message: &str) -> CString {
     CString::new(message.replace('\0', " ")).unwrap_or_default()
 }

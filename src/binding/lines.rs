@@ -9,7 +9,7 @@ use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
 use super::blocks::array_len;
-use super::js::{Js, Raw, Value};
+use super::js::{Js, Raw, Value, safe_count};
 use crate::config::Budgets;
 use crate::content::{Block, render_texts};
 use crate::lines;
@@ -32,20 +32,26 @@ pub(crate) fn string_arg(js: Js, value: Value, what: &str) -> Result<Vec<u16>> {
 
 /// A non-negative integer; `TypeError` naming `what` otherwise.
 fn count_arg(js: Js, value: Value, what: &str) -> Result<usize> {
-    match js.as_number(value)? {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(n as usize),
-        _ => Err(js.type_error(&format!("{what} must be a non-negative integer"))),
+    match js.as_number(value)?.and_then(safe_count) {
+        Some(n) => Ok(n as usize),
+        None => Err(js.type_error(&format!("{what} must be a non-negative integer"))),
     }
+}
+
+/// A property of an options object, `None` when there are no options or
+/// the property is `undefined`.
+fn option_value(js: Js, options: Option<Value>, name: &std::ffi::CStr) -> Result<Option<Value>> {
+    let Some(options) = options else { return Ok(None) };
+    let value = js.get(options, name)?;
+    Ok((js.type_of(value)? != napi::sys::ValueType::napi_undefined).then_some(value))
 }
 
 /// An optional non-negative integer property of an options object.
 fn option_count(js: Js, options: Option<Value>, name: &std::ffi::CStr, what: &str, default: usize) -> Result<usize> {
-    let Some(options) = options else { return Ok(default) };
-    let value = js.get(options, name)?;
-    if js.type_of(value)? == napi::sys::ValueType::napi_undefined {
-        return Ok(default);
+    match option_value(js, options, name)? {
+        Some(value) => count_arg(js, value, what),
+        None => Ok(default),
     }
-    count_arg(js, value, what)
 }
 
 /// An options argument: `undefined` or an object.
@@ -197,16 +203,11 @@ pub fn content_hash(env: Env, text: Unknown) -> Result<String> {
 pub fn format_marker(env: Env, hash: Unknown, n_lines: Unknown) -> Result<String> {
     let js = js(&env);
     let hash = String::from_utf16_lossy(&string_arg(js, hash.raw(), "formatMarker: hash")?);
-    if !is_hash(&hash) {
+    if !markers::is_hash(&hash) {
         return Err(js.type_error("formatMarker: hash must be 24 lowercase hex digits"));
     }
     let n = count_arg(js, n_lines.raw(), "formatMarker: nLines")?;
     Ok(markers::format_marker(&hash, n as u64, Unit::Lines))
-}
-
-/// True for a hash this crate writes: 24 lowercase hex digits.
-pub(crate) fn is_hash(hash: &str) -> bool {
-    hash.len() == markers::HASH_LEN && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// The seed's plan of `text`, or with `thresholdChars` the budgeted plan
@@ -221,28 +222,21 @@ pub fn plan_lines(env: Env, text: Unknown, options: Option<Unknown>) -> Result<R
     let js = js(&env);
     let units = string_arg(js, text.raw(), "planLines: text")?;
     let options = options_arg(js, options, "planLines: options")?;
-    let spans = match options {
-        Some(o) => {
-            let spans = js.get(o, c"spans")?;
-            if js.type_of(spans)? == napi::sys::ValueType::napi_undefined {
-                Vec::new()
-            } else {
-                spans_arg(js, spans, "planLines: options.spans")?
-            }
-        }
+    let spans = match option_value(js, options, c"spans")? {
+        Some(spans) => spans_arg(js, spans, "planLines: options.spans")?,
         None => Vec::new(),
     };
     let context = option_count(js, options, c"contextLines", "planLines: options.contextLines", 2)?;
     let edge = option_count(js, options, c"edgeLines", "planLines: options.edgeLines", 2)?;
-    let threshold = match options {
-        Some(o) if js.type_of(js.get(o, c"thresholdChars")?)? != napi::sys::ValueType::napi_undefined => {
-            let t = count_arg(js, js.get(o, c"thresholdChars")?, "planLines: options.thresholdChars")?;
+    let threshold = match option_value(js, options, c"thresholdChars")? {
+        Some(value) => {
+            let t = count_arg(js, value, "planLines: options.thresholdChars")?;
             if (t as u64) < crate::config::PRUNE_MARKER_LEN {
                 return Err(js.range_error("planLines: options.thresholdChars must be at least 39"));
             }
             Some(t as u64)
         }
-        _ => None,
+        None => None,
     };
     let Some(threshold) = threshold else {
         let plan = lines::plan(&units, &spans, context, edge);

@@ -135,7 +135,7 @@ impl NativePruner {
 pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Raw> {
     let js = js(&env);
     let hash = String::from_utf16_lossy(&lines::string_arg(js, hash.raw(), "retrieve: hash")?);
-    let found = if lines::is_hash(&hash) { session::retrieve(js, session.raw(), &hash)? } else { None };
+    let found = if crate::markers::is_hash(&hash) { session::retrieve(js, session.raw(), &hash)? } else { None };
     Ok(Raw(match found {
         Some(text) => js.string_utf16(&text)?,
         None => js.undefined()?,

@@ -10,12 +10,9 @@ use std::ffi::CStr;
 use napi::Result;
 
 use super::blocks::{JsBlocks, array_len};
-use super::js::{Js, Value};
+use super::js::{Js, Value, safe_count};
 use crate::head_tail::{Block, Pruned};
 use crate::session::{BlockList, Seq, SessionLog};
-
-/// Largest integer a JS number holds exactly.
-const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
 pub(crate) struct JsSessionLog {
     js: Js,
@@ -90,7 +87,7 @@ impl JsSessionLog {
 
 /// A sequence number read from JS: a non-negative safe integer.
 fn as_seq(n: Option<f64>) -> Option<Seq> {
-    n.filter(|n| *n >= 0.0 && *n <= MAX_SAFE && n.fract() == 0.0).map(|n| n as Seq)
+    n.and_then(safe_count)
 }
 
 impl SessionLog for JsSessionLog {
@@ -130,7 +127,7 @@ impl SessionLog for JsSessionLog {
             return Ok(None);
         }
         let value = js.get_index(events, seq as u32)?;
-        if !js.is_object(value)? || !js.is_ascii_string(js.get(value, c"type")?, "tool/result")? {
+        if !is_tool_result(js, value)? {
             return Ok(None);
         }
         Ok(Some(JsEvent { seq, value }))
@@ -201,20 +198,20 @@ pub(crate) fn retrieve(js: Js, session: Value, hash: &str) -> Result<Option<Vec<
     let events = js.get(session, c"events")?;
     let len = array_len(js, events, "retrieve: session.events")?;
     let needle: Vec<u16> = format!("<<ccr:{hash} ").encode_utf16().collect();
-    let mut texts = Vec::new();
     for i in 0..len {
         let event = js.get_index(events, i)?;
         let Some(source) = replaced_source(js, event)? else { continue };
         if source >= u64::from(len) {
             continue;
         }
-        let original = js.get_index(events, source as u32)?;
-        let (Some(pruned), Some(original)) =
-            (result_texts(js, event, &mut texts)?, result_texts(js, original, &mut texts)?)
-        else {
+        // Only a replacement that names the hash has its original read.
+        let Some(pruned) = result_texts(js, event)? else { continue };
+        let naming: Vec<&Vec<u16>> = pruned.iter().filter(|p| p.windows(needle.len()).any(|w| w == needle)).collect();
+        if naming.is_empty() {
             continue;
-        };
-        for p in pruned.iter().filter(|p| p.windows(needle.len()).any(|w| w == needle)) {
+        }
+        let Some(original) = result_texts(js, js.get_index(events, source as u32)?)? else { continue };
+        for p in naming {
             for o in &original {
                 if let Some(text) = crate::markers::recover(o, p, hash) {
                     return Ok(Some(text));
@@ -225,9 +222,14 @@ pub(crate) fn retrieve(js: Js, session: Value, hash: &str) -> Result<Option<Vec<
     Ok(None)
 }
 
+/// True for an object whose `type` is `'tool/result'`.
+fn is_tool_result(js: Js, value: Value) -> Result<bool> {
+    Ok(js.is_object(value)? && js.is_ascii_string(js.get(value, c"type")?, "tool/result")?)
+}
+
 /// For a `tool/result` that replaces exactly one earlier event, that event's seq.
 fn replaced_source(js: Js, event: Value) -> Result<Option<Seq>> {
-    if !js.is_object(event)? || !js.is_ascii_string(js.get(event, c"type")?, "tool/result")? {
+    if !is_tool_result(js, event)? {
         return Ok(None);
     }
     let op = js.get(event, c"surfaceOp")?;
@@ -242,9 +244,9 @@ fn replaced_source(js: Js, event: Value) -> Result<Option<Seq>> {
 }
 
 /// The text blocks of a `tool/result` event's content, if it has that shape.
-fn result_texts(js: Js, event: Value, scratch: &mut Vec<u16>) -> Result<Option<Vec<Vec<u16>>>> {
+fn result_texts(js: Js, event: Value) -> Result<Option<Vec<Vec<u16>>>> {
     let mut at = event;
-    if !js.is_object(at)? || !js.is_ascii_string(js.get(at, c"type")?, "tool/result")? {
+    if !is_tool_result(js, at)? {
         return Ok(None);
     }
     for name in [c"data", c"message", c"content"] {
@@ -272,8 +274,9 @@ fn result_texts(js: Js, event: Value, scratch: &mut Vec<u16>) -> Result<Option<V
         }
         let text = js.get(block, c"text")?;
         if js.is_string(text)? {
-            js.read_utf16(text, scratch)?;
-            texts.push(scratch.clone());
+            let mut units = Vec::new();
+            js.read_utf16(text, &mut units)?;
+            texts.push(units);
         }
     }
     Ok(Some(texts))
