@@ -46,25 +46,42 @@ impl Unit {
 /// The retrieval hash of `text`: 24 lowercase hex digits of its SHA-256.
 pub fn content_hash(text: &[u16]) -> String {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { content_hash_avx2(text) };
+    {
+        if wide::available() {
+            // SAFETY: the CPU has every feature the wide encoder needs.
+            return unsafe { content_hash_avx512(text) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { content_hash_avx2(text) };
+        }
     }
-    hash_units(text)
+    hash_units(text, encode_wtf8)
 }
 
 /// [`hash_units`] compiled for AVX2 (the encoding passes get twice the lanes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn content_hash_avx2(text: &[u16]) -> String {
-    hash_units(text)
+    hash_units(text, encode_wtf8)
 }
 
+/// [`hash_units`] with the AVX-512 encoder.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")]
+unsafe fn content_hash_avx512(text: &[u16]) -> String {
+    // SAFETY: the caller checked the features; `hash_units` gives the
+    // encoder room for three bytes per unit plus `wide::SLACK`.
+    hash_units(text, |units, out| unsafe { wide::encode_wtf8(units, out) })
+}
+
+/// Hashes `text` in chunks, each encoded by `encode` (contract of
+/// [`encode_wtf8`], with [`wide::SLACK`] bytes of room to spare).
 #[inline(always)]
-fn hash_units(text: &[u16]) -> String {
+fn hash_units(text: &[u16], mut encode: impl FnMut(&[u16], &mut [u8]) -> usize) -> String {
     const CHUNK: usize = 4096;
     let mut hasher = Sha256::new();
-    let mut buf = [0u8; 3 * CHUNK + 4];
+    let mut buf = [0u8; 3 * CHUNK + wide::SLACK];
     let mut at = 0;
     while at < text.len() {
         let chunk = &text[at..(at + CHUNK).min(text.len())];
@@ -82,7 +99,7 @@ fn hash_units(text: &[u16]) -> String {
             if end < text.len() && is_high_surrogate(text[end - 1]) {
                 end -= 1;
             }
-            let used = encode_wtf8(&text[at..end], &mut buf);
+            let used = encode(&text[at..end], &mut buf);
             at = end;
             used
         };
@@ -189,6 +206,110 @@ fn wtf8_form(u: u16, prev: u16, next: u16) -> (u32, u8) {
     let word = pick(starts_pair, four, pick(u < 0x80, u, pick(u < 0x800, two, three)));
     let alone = 1 + u32::from(u >= 0x80) + u32::from(u >= 0x800);
     (word, pick(starts_pair, 4, pick(ends_pair, 0, alone)) as u8)
+}
+
+/// A (W)UTF-8 encoder for CPUs with AVX-512 VBMI2: sixteen units per step,
+/// each unit's bytes formed in its own 32-bit lane by the arithmetic of
+/// [`wtf8_form`], then packed together with one byte compress.
+mod wide {
+    /// Bytes past three per unit that the output must hold: one step
+    /// stores a whole 64-byte vector, of which only the encoded bytes count.
+    pub const SLACK: usize = 64;
+
+    /// True when this CPU runs [`encode_wtf8`].
+    #[cfg(target_arch = "x86_64")]
+    pub fn available() -> bool {
+        use std::sync::OnceLock;
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+        })
+    }
+
+    /// The contract of [`super::encode_wtf8`], with `out` at least
+    /// `3 * units.len() + SLACK` long.
+    ///
+    /// # Safety
+    /// The CPU must have the features [`available`] checks.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")]
+    pub unsafe fn encode_wtf8(units: &[u16], out: &mut [u8]) -> usize {
+        use std::arch::x86_64::*;
+        assert!(out.len() >= 3 * units.len() + SLACK, "room for three bytes per unit and a spare vector");
+        let n = units.len();
+        let src = units.as_ptr();
+        let dst = out.as_mut_ptr();
+        let k = |v: u32| _mm512_set1_epi32(v as i32);
+        // Lane i of `prev` takes lane 15 of the last step's units, then
+        // lanes 0..15 of this step's (vpermt2w indices 16.. pick `b`).
+        let shift_in = _mm256_setr_epi16(15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+        let byte_index = k(0x0302_0100);
+        let mut last = _mm256_setzero_si256();
+        let mut used = 0usize;
+        let mut at = 0usize;
+        while at < n {
+            let here = (n - at).min(16);
+            let ahead = (n - at - 1).min(16);
+            let lanes: __mmask16 = ((1u32 << here) - 1) as u16;
+            // SAFETY: masked loads touch only the `here` (and `ahead`) units
+            // that exist from `at` (and `at + 1`); at + 1 <= n, so the
+            // pointer stays within or one past the slice.
+            let cur16 = unsafe { _mm256_maskz_loadu_epi16(lanes, src.add(at).cast()) };
+            let next16 = unsafe { _mm256_maskz_loadu_epi16(((1u32 << ahead) - 1) as u16, src.add(at + 1).cast()) };
+            let prev16 = _mm256_permutex2var_epi16(last, shift_in, cur16);
+            last = cur16;
+            let u = _mm512_cvtepu16_epi32(cur16);
+            let p = _mm512_cvtepu16_epi32(prev16);
+            let x = _mm512_cvtepu16_epi32(next16);
+            let kind = |v: __m512i, top: u32| _mm512_cmpeq_epi32_mask(_mm512_and_si512(v, k(0xFC00)), k(top));
+            let starts = kind(u, 0xD800) & kind(x, 0xDC00);
+            let ends = kind(u, 0xDC00) & kind(p, 0xD800);
+            let ascii = _mm512_cmplt_epu32_mask(u, k(0x80));
+            let below_800 = _mm512_cmplt_epu32_mask(u, k(0x800));
+            let low6 = |v: __m512i| _mm512_or_si512(k(0x80), _mm512_and_si512(v, k(0x3F)));
+            let point = _mm512_sub_epi32(_mm512_add_epi32(_mm512_slli_epi32::<10>(u), x), k(0x035F_DC00));
+            let four = _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_or_si512(k(0xF0), _mm512_srli_epi32::<18>(point)),
+                    _mm512_slli_epi32::<8>(low6(_mm512_srli_epi32::<12>(point))),
+                ),
+                _mm512_or_si512(
+                    _mm512_slli_epi32::<16>(low6(_mm512_srli_epi32::<6>(point))),
+                    _mm512_slli_epi32::<24>(low6(point)),
+                ),
+            );
+            let three = _mm512_or_si512(
+                _mm512_or_si512(k(0xE0), _mm512_srli_epi32::<12>(u)),
+                _mm512_or_si512(
+                    _mm512_slli_epi32::<8>(low6(_mm512_srli_epi32::<6>(u))),
+                    _mm512_slli_epi32::<16>(low6(u)),
+                ),
+            );
+            let two =
+                _mm512_or_si512(_mm512_or_si512(k(0xC0), _mm512_srli_epi32::<6>(u)), _mm512_slli_epi32::<8>(low6(u)));
+            let mut word = _mm512_mask_blend_epi32(below_800, three, two);
+            word = _mm512_mask_blend_epi32(ascii, word, u);
+            word = _mm512_mask_blend_epi32(starts, word, four);
+            // Byte lengths: 1 to 3 alone, 4 for a pair's start, 0 for its
+            // end and for lanes past the text.
+            let alone = _mm512_mask_blend_epi32(below_800, k(3), k(2));
+            let mut len = _mm512_mask_blend_epi32(ascii, alone, k(1));
+            len = _mm512_mask_blend_epi32(starts, len, k(4));
+            len = _mm512_maskz_mov_epi32(lanes & !ends, len);
+            let keep = _mm512_cmplt_epu8_mask(byte_index, _mm512_mullo_epi32(len, k(0x0101_0101)));
+            let packed = _mm512_maskz_compress_epi8(keep, word);
+            // SAFETY: before this step used <= 3 * at, so the 64 bytes end
+            // at most at 3 * n + SLACK <= out.len().
+            unsafe { _mm512_storeu_si512(dst.add(used).cast(), packed) };
+            used += keep.count_ones() as usize;
+            at += here;
+        }
+        used
+    }
 }
 
 /// True for a hash as this crate writes them: 24 lowercase hex digits.
@@ -408,6 +529,28 @@ mod tests {
         ) {
             let want: String = Sha256::digest(wtf8_reference(&units))[..12].iter().map(|b| format!("{b:02x}")).collect();
             proptest::prop_assert_eq!(content_hash(&units), want);
+        }
+
+        /// Each encoder on its own (the hash uses only the fastest one the
+        /// CPU has), on short texts where every step boundary is near.
+        #[test]
+        fn every_encoder_writes_wtf8(
+            units in proptest::collection::vec(proptest::prop_oneof![
+                0u16..0x80, 0x80u16..0x800, 0x800u16..0xD800, 0xD800u16..0xDC00, 0xDC00u16..0xE000, 0xE000u16..=0xFFFF,
+            ], 0..80)
+        ) {
+            // The encoders' contract: no low half of a pair split off before.
+            let want = wtf8_reference(&units);
+            let mut out = vec![0u8; 3 * units.len() + wide::SLACK];
+            let used = encode_wtf8(&units, &mut out);
+            proptest::prop_assert_eq!(&out[..used], &want[..]);
+            #[cfg(target_arch = "x86_64")]
+            if wide::available() {
+                out.fill(0xAA);
+                // SAFETY: the CPU has the features, checked just above.
+                let used = unsafe { wide::encode_wtf8(&units, &mut out) };
+                proptest::prop_assert_eq!(&out[..used], &want[..]);
+            }
         }
     }
 
