@@ -230,40 +230,8 @@ mod tests {
             head in 0u64..80, tail in 0u64..80, slack in 0u64..60,
         ) {
             let threshold = head + 39 + tail + slack;
-            let b = budgets(threshold, head, tail);
             let blocks: Vec<Block<'_>> = texts.iter().map(|t| t.as_deref().map_or(Block::Other, Block::Text)).collect();
-            let total = measure(&blocks);
-            match prune(&blocks, &b) {
-                None => prop_assert!(total <= threshold),
-                Some(p) => {
-                    prop_assert!(total > threshold);
-                    let out: Vec<Vec<u16>> = render_texts(&blocks, &p).map(<[u16]>::to_vec).collect();
-                    let after: u64 = out.iter().map(|t| code_point_len(t) as u64).sum();
-                    prop_assert_eq!(after, p.chars_after);
-                    prop_assert!(after <= threshold && after < total);
-                    prop_assert!(out.iter().all(|t| !t.is_empty()));
-                    // Head and tail are exactly the original's code points (counted
-                    // per block, as upstream does), with the marker between.
-                    let atoms: Vec<Vec<u16>> = texts.iter().flatten().flat_map(|t| {
-                        char::decode_utf16(t.iter().copied()).scan(0usize, move |at, item| {
-                            let w = item.map_or(1, char::len_utf16);
-                            *at += w;
-                            Some(t[*at - w..*at].to_vec())
-                        }).collect::<Vec<_>>()
-                    }).collect();
-                    let mut want: Vec<u16> = atoms[..head as usize].concat();
-                    want.extend(utf16(PRUNE_MARKER));
-                    want.extend(atoms[atoms.len() - tail as usize..].concat());
-                    prop_assert_eq!(out.concat(), want);
-                    // Non-text blocks keep their relative order.
-                    let kept: Vec<usize> = p.pieces.iter().filter_map(|x| match x { Piece::Keep(i) => Some(*i), _ => None }).collect();
-                    let others: Vec<usize> = blocks.iter().enumerate().filter(|(_, b)| **b == Block::Other).map(|(i, _)| i).collect();
-                    prop_assert_eq!(kept, others);
-                    // A second pass changes nothing.
-                    let again: Vec<Block<'_>> = out.iter().map(|t| Block::Text(t)).collect();
-                    prop_assert_eq!(prune(&again, &b), None);
-                }
-            }
+            crate::guarantees::check_head_tail(&blocks, &budgets(threshold, head, tail)).map_err(TestCaseError::fail)?;
         }
     }
 }

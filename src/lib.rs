@@ -9,6 +9,8 @@
 
 pub mod config;
 pub mod content;
+#[cfg(any(test, feature = "guarantees"))]
+pub mod guarantees;
 pub mod head_tail;
 pub mod lines;
 pub mod markers;

@@ -216,18 +216,14 @@ mod wide {
     /// stores a whole 64-byte vector, of which only the encoded bytes count.
     pub const SLACK: usize = 64;
 
-    /// True when this CPU runs [`encode_wtf8`].
+    /// True when this CPU runs [`encode_wtf8`] (std caches the detection).
     #[cfg(target_arch = "x86_64")]
     pub fn available() -> bool {
-        use std::sync::OnceLock;
-        static HAS: OnceLock<bool> = OnceLock::new();
-        *HAS.get_or_init(|| {
-            std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512vbmi2")
-                && std::arch::is_x86_feature_detected!("popcnt")
-        })
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
 
     /// The contract of [`super::encode_wtf8`], with `out` at least

@@ -604,36 +604,7 @@ mod tests {
                 blocks.push(Block::Other);
                 blocks.push(Block::Text(extra));
             }
-            let total = head_tail::measure(&blocks);
-            let options = LineOptions { context, edge };
-            match prune(&blocks, &b, &options) {
-                None => prop_assert!(total <= threshold),
-                Some(p) => {
-                    let texts: Vec<Vec<u16>> = render_texts(&blocks, &p).map(<[u16]>::to_vec).collect();
-                    let after: u64 = texts.iter().map(|t| code_point_len(t) as u64).sum();
-                    prop_assert_eq!(after, p.chars_after);
-                    prop_assert!(after <= threshold && after < total);
-                    // A second pass changes nothing.
-                    let again: Vec<Block<'_>> = texts.iter().map(|t| Block::Text(t)).collect();
-                    prop_assert!(prune(&again, &b, &options).is_none());
-                    // Same input, same bytes.
-                    prop_assert_eq!(prune(&blocks, &b, &options), Some(p.clone()));
-                    // Every marker expands back to the input (unless upstream's
-                    // non-retrievable fallback was needed).
-                    if !p.recoverable.is_empty() || texts.iter().all(|t| !String::from_utf16_lossy(t).contains(crate::config::PRUNE_MARKER)) {
-                        let originals: Vec<&[u16]> = blocks.iter().filter_map(|b| match b { Block::Text(t) => Some(*t), Block::Other => None }).collect();
-                        let mut kept_texts = texts.iter();
-                        for (i, piece) in p.pieces.iter().enumerate() {
-                            if let Piece::Text { block, .. } = piece {
-                                let original = match blocks[*block] { Block::Text(t) => t, Block::Other => unreachable!() };
-                                let rendered = kept_texts.next().unwrap();
-                                prop_assert_eq!(&expand(rendered, &p.recovered(&blocks)), &original.to_vec(), "piece {}", i);
-                            }
-                        }
-                        let _ = originals;
-                    }
-                }
-            }
+            crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge }).map_err(TestCaseError::fail)?;
         }
     }
 }

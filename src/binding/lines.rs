@@ -248,7 +248,7 @@ pub fn plan_lines(env: Env, text: Unknown, options: Option<Unknown>) -> Result<R
     let blocks = [Block::Text(&units)];
     match select::prune_with_spans(&blocks, &budgets, &LineOptions { context, edge }, &spans) {
         Some(p) => {
-            let content: Vec<u16> = render_texts(&blocks, &p).flat_map(<[u16]>::to_vec).collect();
+            let content = render_texts(&blocks, &p).collect::<Vec<_>>().concat();
             Ok(Raw(plan_object(js, &content, &p.recovered(&blocks), p.dropped_lines)?))
         }
         None => Ok(Raw(plan_object(js, &units, &BTreeMap::new(), 0)?)),
