@@ -11,16 +11,29 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /** The native pruner behind the `toolResultPruner` service. */
 export declare class NativePruner {
+  /** A pruner for a resolved config. */
   constructor(options: PrunerOptions)
   /** Code points of the text blocks. */
   measureContent(blocks: ReadonlyArray<object>): number
   /** The pruned block array, or `null` when within the threshold. */
   pruneContent(blocks: ReadonlyArray<object>): Array<object> | null
   /**
-   * Prunes one stable snapshot of `session.surface`; see the shim for the
-   * contract. In lines mode each entry also carries `recoverable`.
+   * Prunes one stable snapshot of `session.surface`; see the plugin for
+   * the contract. In lines mode each entry also carries `recoverable`.
    */
   pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }
+  /**
+   * The plan for one text as this pruner makes it: the content the model
+   * sees, the text behind each marker, and the lines dropped. `spans`
+   * (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
+   * in lines mode.
+   */
+  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>): { content: string; recoverable: Record<string, string>; droppedLines: number }
+  /**
+   * Each line of `text` with its class and fate in lines mode; `null` when
+   * the text is within the threshold or gets upstream's cut.
+   */
+  explain(text: string): Array<ExplainedLine> | null
 }
 
 /**
@@ -35,40 +48,49 @@ export declare function codePointLength(text: string): number
 /** The 24-hex-digit retrieval hash of `text`. */
 export declare function contentHash(text: string): string
 
-/** `keep` grown by `context` neighbours and the first/last `edge` lines. */
-export declare function expandKeep(keep: readonly number[], nLines: number, options?: { context?: number; edge?: number }): number[]
+/** Retrieval markers in `text`, as this package writes them. */
+export declare function countMarkers(text: string): number
 
-/** `<<ccr:HASH N_lines_offloaded>>` (no line ending). */
-export declare function formatMarker(hash: string, nLines: number): string
+/** Default `contextLines`. */
+export declare const DEFAULT_CONTEXT_LINES: number
 
-/**
- * Indices of the lines overlapping any `[start, end)` span (UTF-16
- * offsets into `lines.join('')`), ascending.
- */
-export declare function linesTouched(spans: ReadonlyArray<readonly [number, number]>, lines: readonly string[]): number[]
+/** Default `edgeLines`. */
+export declare const DEFAULT_EDGE_LINES: number
 
-/**
- * Indices of the lines that carry failure signal (see the README's list),
- * ascending.
- */
-export declare function mandatoryLines(lines: readonly string[]): number[]
+/** Default `headChars`. */
+export declare const DEFAULT_HEAD_CHARS: number
 
-/**
- * The seed's plan of `text`, or with `thresholdChars` the budgeted plan
- * that lines mode uses (`headChars`/`tailChars`, default 0, give the
- * head:tail ratio of cut lines, as in the service's config).
- */
-export declare function planLines(text: string, options?: { spans?: ReadonlyArray<readonly [number, number]>; contextLines?: number; edgeLines?: number; thresholdChars?: number; headChars?: number; tailChars?: number }): { content: string; recoverable: Record<string, string>; droppedLines: number }
+/** Default `tailChars`. */
+export declare const DEFAULT_TAIL_CHARS: number
 
-/** The config as the plugin resolved it (already validated in JS). */
+/** Default `thresholdChars`. */
+export declare const DEFAULT_THRESHOLD_CHARS: number
+
+/** One line of an explained plan, as `--explain` prints it. */
+export interface ExplainedLine {
+  /** What the line carries: `failure`, `weak`, `frame`, `summary`, or `''`. */
+  class: string
+  /** What the plan does with it: `keep`, `cut` or `drop`. */
+  fate: string
+}
+
+/** The marker head/tail puts in place of the removed middle. */
+export declare const PRUNE_MARKER: string
+
+/** A config the plugin has resolved and validated. */
 export interface PrunerOptions {
+  /** Prune when the text is longer than this many code points. */
   thresholdChars: number
+  /** Leading code points kept by head/tail. */
   headChars: number
+  /** Trailing code points kept by head/tail. */
   tailChars: number
-  /** `'head-tail'` (default) or `'lines'`. */
-  strategy?: 'head-tail' | 'lines'
-  contextLines?: number
-  edgeLines?: number
+  /** The transform. */
+  strategy: 'head-tail' | 'lines'
+  /** Lines mode: neighbours kept around each kept line. */
+  contextLines: number
+  /** Lines mode: lines kept at each end. */
+  edgeLines: number
 }
 
 /**
@@ -78,9 +100,6 @@ export interface PrunerOptions {
  */
 export declare function receiveTexts(blocks: ReadonlyArray<object>): number
 
-/** Kept lines verbatim, one marker line per dropped run. */
-export declare function render(lines: readonly string[], keep: readonly number[]): { content: string; recoverable: Record<string, string>; droppedLines: number }
-
 /**
  * The exact text a `<<ccr:HASH …>>` marker in one of `session`'s pruned
  * tool results stands for, found from the log (the replacement and the
@@ -88,9 +107,13 @@ export declare function render(lines: readonly string[], keep: readonly number[]
  */
 export declare function retrieve(session: object, hash: string): string | undefined
 
-/** Splits on `"
-"` only, endings kept: `splitLines(t).join('') === t`. */
-export declare function splitLines(text: string): string[]
+/** How over-budget text is cut. */
+export declare const enum StrategyName {
+  /** Upstream's head, marker and tail. */
+  HeadTail = 'head-tail',
+  /** Failure-aware lines with retrievable markers. */
+  Lines = 'lines',
+}
 
 /** One independently decodable, checksummed zstd frame holding `data`. */
 export declare function zstdCompressFrame(data: Uint8Array): Buffer

@@ -716,20 +716,21 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, __testPanic, codePointLength, contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, receiveTexts, render, retrieve, splitLines, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER, receiveTexts, retrieve, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { __testPanic }
 export { codePointLength }
 export { contentHash }
-export { expandKeep }
-export { formatMarker }
-export { linesTouched }
-export { mandatoryLines }
-export { planLines }
+export { countMarkers }
+export { DEFAULT_CONTEXT_LINES }
+export { DEFAULT_EDGE_LINES }
+export { DEFAULT_HEAD_CHARS }
+export { DEFAULT_TAIL_CHARS }
+export { DEFAULT_THRESHOLD_CHARS }
+export { PRUNE_MARKER }
 export { receiveTexts }
-export { render }
 export { retrieve }
-export { splitLines }
+export { StrategyName }
 export { zstdCompressFrame }
 export { zstdDecompress }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -75,7 +75,7 @@ describe('content blocks: a bad-input table', async () => {
     const text = '\uDC00first\n' + 'filler line\n'.repeat(50) + 'error: bad \uD800 byte\n' + 'tail\uDBFF\n'
     const out = lines.pruneContent([{ type: 'text', text }])[0].text
     assert.ok(out.startsWith('\uDC00first\n') && out.includes('error: bad \uD800 byte\n') && out.endsWith('tail\uDBFF\n'))
-    const plan = trp.planLines(text, { thresholdChars: 200 })
+    const plan = trp.planLines(text, { thresholdChars: 200, headChars: 20, tailChars: 10 })
     assert.equal(plan.content, out)
     assert.equal(expand(plan.content, plan.recoverable), text)
   })
@@ -178,7 +178,7 @@ describe('markers that lie', async () => {
   test('input that already holds PRUNE_MARKER or <<ccr:…>> lines is kept as text and still round-trips', () => {
     const fake = `<<ccr:${'a'.repeat(24)} 12_lines_offloaded>>\n`
     const text = `start\n${trp.PRUNE_MARKER}\n${fake}` + 'noise line here\n'.repeat(400) + `FAILED tests/x.py\n${fake}end\n`
-    const plan = trp.planLines(text, { thresholdChars: 2000 })
+    const plan = trp.planLines(text, { thresholdChars: 2000, headChars: 0, tailChars: 0 })
     assert.equal(p.pruneContent([{ type: 'text', text }])[0].text, plan.content)
     assert.ok(plan.content.includes(fake))
     assert.equal(expand(plan.content, plan.recoverable), text)
@@ -200,7 +200,7 @@ describe('the process survives', () => {
     const script = `
       const { readFileSync, writeFileSync } = await import('node:fs')
       const { NativePruner } = await import(${JSON.stringify(new URL('../index.js', import.meta.url).href)})
-      const p = new NativePruner({ thresholdChars: 8192, headChars: 4096, tailChars: 1024, strategy: process.argv[1] })
+      const p = new NativePruner({ thresholdChars: 8192, headChars: 4096, tailChars: 1024, strategy: process.argv[1], contextLines: 2, edgeLines: 2 })
       const status = (key) => Number(/(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8').split('\\n').find((l) => l.startsWith(key)))[1]) * 1024
       // Each size prunes the same string three times and keeps the least CPU
       // time: the first touch of fresh memory on a new machine costs page
@@ -270,13 +270,14 @@ describe('determinism and concurrency', () => {
   test('the addon loaded in several worker threads at once prunes correctly in each', async () => {
     const worker = `
       const { parentPort, workerData } = require('node:worker_threads')
-      import(workerData.url).then(({ NativePruner, planLines }) => {
-        const p = new NativePruner({ thresholdChars: 3000, headChars: 1000, tailChars: 500, strategy: 'lines' })
+      import(workerData.url).then(({ NativePruner }) => {
+        const config = { thresholdChars: 3000, headChars: 1000, tailChars: 500, strategy: 'lines', contextLines: 2, edgeLines: 2 }
+        const p = new NativePruner(config)
         const results = []
         for (let i = 0; i < 50; i++) {
           const text = Array.from({ length: 500 }, (_, k) => k === 250 + workerData.id ? 'error: worker ' + workerData.id + ' failed\\n' : 'ok ' + k + '\\n').join('')
           const out = p.pruneContent([{ type: 'text', text }])[0].text
-          results.push(out.includes('error: worker ' + workerData.id + ' failed') && out === planLines(text, { thresholdChars: 3000, headChars: 1000, tailChars: 500 }).content)
+          results.push(out.includes('error: worker ' + workerData.id + ' failed') && out === new NativePruner(config).plan(text).content)
         }
         parentPort.postMessage(results.every(Boolean))
       })

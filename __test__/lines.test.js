@@ -3,31 +3,13 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as trp from '../lib/index.js'
+import { NativePruner } from '../index.js'
 import { Ours, pruner } from './support/dsh.js'
 import * as random from './support/random.js'
 import { HEADROOM_MARKER, corpus, cp, criticalRecall, expand, markers, sha24 } from './support/lines.js'
 
-describe('line functions', () => {
-  test('splitLines splits on \\n only, keeps endings, and joins back exactly', () => {
-    const text = 'a\r\nb\u2028c\n\n\uD800 lone\nlast'
-    assert.deepEqual(trp.splitLines(text), ['a\r\n', 'b\u2028c\n', '\n', '\uD800 lone\n', 'last'])
-    assert.deepEqual(trp.splitLines(''), [])
-    for (const seed of random.seeds(200, 3)) {
-      const s = random.text(random.rng(seed), 300)
-      assert.equal(trp.splitLines(s).join(''), s)
-    }
-  })
-
-  test('linesTouched takes UTF-16 [start, end) offsets into the joined lines', () => {
-    const lines = ['😀😀\n', 'bb\n', 'cc\n'] // first line is 5 UTF-16 units
-    assert.deepEqual(trp.linesTouched([[4, 5]], lines), [0])
-    assert.deepEqual(trp.linesTouched([[5, 6]], lines), [1])
-    assert.deepEqual(trp.linesTouched([[3, 3]], lines), [])
-    assert.deepEqual(trp.linesTouched([[0, 100]], lines), [0, 1, 2])
-    assert.throws(() => trp.linesTouched([[1]], lines), { name: 'TypeError', message: /spans\[0\]/ })
-  })
-
-  test('mandatoryLines keeps failure signal across ecosystems and whole Python tracebacks', () => {
+describe('line plan functions', () => {
+  test('explain: failure signal across ecosystems, whole Python tracebacks, and not identifiers', () => {
     const lines = [
       'collected 3 items\n',
       'Traceback (most recent call last):\n',
@@ -45,31 +27,13 @@ describe('line functions', () => {
       'src/a.c:3:1: error: expected declaration\n',
       'Compiling error-chain v0.12\n',
     ]
-    assert.deepEqual(trp.mandatoryLines(lines), [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13])
-  })
-
-  test('expandKeep adds context and edges, clipped to the lines that exist', () => {
-    assert.deepEqual(trp.expandKeep([5], 20, { context: 2, edge: 1 }), [0, 3, 4, 5, 6, 7, 19])
-    assert.deepEqual(trp.expandKeep([], 3, { context: 0, edge: 0 }), [])
-    assert.deepEqual(trp.expandKeep([0], 4), [0, 1, 2, 3], 'defaults: context 2, edge 2')
-    assert.throws(() => trp.expandKeep([-1], 3), { name: 'TypeError', message: /keep\[0\]/ })
-  })
-
-  test('render keeps lines byte-exact, one marker per dropped run, and short runs stay', () => {
-    const lines = Array.from({ length: 30 }, (_, i) => `line ${i} of a log with some length\n`)
-    lines[7] = 'lone \uDC00 surrogate kept\n'
-    const plan = trp.render(lines, [0, 7, 29])
-    const out = plan.content.split('\n')
-    assert.equal(out[0], lines[0].trimEnd())
-    assert.equal(out[2], lines[7].trimEnd())
-    assert.equal(markers(plan.content).length, 2)
-    assert.equal(plan.droppedLines, 27)
-    assert.equal(expand(plan.content, plan.recoverable), lines.join(''))
-    for (const [hash, text] of Object.entries(plan.recoverable)) assert.equal(hash, sha24(text))
-    // A run no longer than its marker line stays as it is.
-    const short = trp.render(['keep\n', 'x\n', 'keep\n'], [0, 2])
-    assert.equal(short.content, 'keep\nx\nkeep\n')
-    assert.deepEqual(short.recoverable, {})
+    // Padding makes the text long enough to plan; the explained lines come first.
+    const text = lines.join('') + 'filler line of a log\n'.repeat(400)
+    const explained = new NativePruner({ ...trp.DEFAULTS, strategy: 'lines' }).explain(text)
+    const signal = explained.slice(0, lines.length).flatMap((line, i) => (['failure', 'weak', 'frame'].includes(line.class) ? [i] : []))
+    assert.deepEqual(signal, [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13])
+    assert.equal(explained.length, lines.length + 400)
+    assert.equal(new NativePruner({ ...trp.DEFAULTS, strategy: 'lines' }).explain('short\n'), null)
   })
 
   test('contentHash is the first 24 hex digits of SHA-256 of the UTF-8 bytes', () => {
@@ -77,26 +41,36 @@ describe('line functions', () => {
     assert.equal(trp.contentHash('hello\n'), '5891b5b522d5df086d0ff0b1')
   })
 
-  test('formatMarker has the shape Headroom resolvers accept', () => {
-    const m = trp.formatMarker(trp.contentHash('x\n'), 12)
-    assert.equal(m, `<<ccr:${sha24('x\n')} 12_lines_offloaded>>`)
-    assert.equal(m.match(HEADROOM_MARKER)[1], sha24('x\n'))
-    assert.throws(() => trp.formatMarker('ABC', 1), { name: 'TypeError', message: /hash/ })
+  test('planLines: markers of the shape Headroom resolvers accept, exact round trip, lone surrogates kept', () => {
+    const text = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'FAILED tests/x.py::test_y - AssertionError\n' : i === 7 ? 'lone \uDC00 surrogate\n' : `ok ${i}\n`)).join('')
+    const plan = trp.planLines(text, { thresholdChars: 300, headChars: 100, tailChars: 50 })
+    assert.ok(cp(plan.content) <= 300)
+    assert.ok(plan.content.includes('FAILED tests/x.py::test_y'))
+    assert.equal(expand(plan.content, plan.recoverable), text)
+    const found = markers(plan.content)
+    assert.ok(found.length > 0)
+    for (const m of found) {
+      assert.equal(`<<ccr:${m.hash} ${m.count}_${m.unit}_offloaded>>`.match(HEADROOM_MARKER)[1], m.hash)
+      assert.equal(m.hash, sha24(plan.recoverable[m.hash]))
+    }
+    assert.equal(plan.droppedLines, found.filter((m) => m.unit === 'lines').reduce((n, m) => n + m.count, 0))
+    // Joined lines are the input: what is kept is byte-exact, lone surrogates included.
+    const kept = plan.content.split('\n').filter((l) => !l.startsWith('<<ccr:'))
+    for (const line of kept.slice(0, -1)) assert.ok(text.includes(`${line}\n`), line)
   })
 
-  test('planLines: the seed plan, or with thresholdChars the budgeted plan', () => {
-    const text = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'FAILED tests/x.py::test_y - AssertionError\n' : `ok ${i}\n`)).join('')
-    const seed = trp.planLines(text, { contextLines: 1, edgeLines: 1 })
-    assert.deepEqual(seed.content.split('\n').filter((l) => !l.startsWith('<<ccr:')), ['ok 0', 'ok 119', 'FAILED tests/x.py::test_y - AssertionError', 'ok 121', 'ok 199', ''])
-    assert.equal(expand(seed.content, seed.recoverable), text)
-    const spans = trp.planLines(text, { spans: [[text.indexOf('ok 50\n'), text.indexOf('ok 50\n') + 2]], contextLines: 0, edgeLines: 0 })
+  test('planLines: spans keep the lines they touch (UTF-16 offsets), and the plan is the service\'s', async () => {
+    const text = Array.from({ length: 200 }, (_, i) => `ok ${i}\n`).join('')
+    const at = text.indexOf('ok 50\n')
+    const spans = trp.planLines(text, { thresholdChars: 300, headChars: 100, tailChars: 50, spans: [[at, at + 2]] })
     assert.ok(spans.content.includes('ok 50\n'))
-    const budgeted = trp.planLines(text, { thresholdChars: 300 })
-    assert.ok(cp(budgeted.content) <= 300)
-    assert.ok(budgeted.content.includes('FAILED tests/x.py::test_y'))
-    assert.equal(expand(budgeted.content, budgeted.recoverable), text)
-    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100 }), { content: 'short\n', recoverable: {}, droppedLines: 0 })
-    assert.throws(() => trp.planLines(text, { thresholdChars: 10 }), RangeError)
+    const config = { strategy: 'lines', thresholdChars: 300, headChars: 100, tailChars: 50 }
+    const service = await pruner(Ours, config)
+    assert.equal(trp.planLines(text, config).content, service.pruneContent([{ type: 'text', text }])[0].text)
+    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100, headChars: 10, tailChars: 10 }), { content: 'short\n', recoverable: {}, droppedLines: 0 })
+    assert.throws(() => trp.planLines(text, { thresholdChars: 10 }), { name: 'RangeError', message: /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(10\)/ })
+    assert.throws(() => trp.planLines(text, { ...config, spans: [[1]] }), { name: 'TypeError', message: /spans\[0\]/ })
+    assert.throws(() => trp.planLines(42, config), { name: 'TypeError', message: /text must be a string/ })
   })
 })
 
@@ -153,9 +127,7 @@ describe("strategy 'lines' keeps every budget guarantee", () => {
           continue
         }
         // One text block: planLines with the same options gives the same text and its map.
-        const { strategy, ...options } = config
-        const plan = trp.planLines(blocks[0].text, options)
-        assert.equal(strategy, 'lines')
+        const plan = trp.planLines(blocks[0].text, config)
         assert.equal(out[0].text, plan.content, `${where}: planLines agrees`)
         assert.equal(expand(plan.content, plan.recoverable), blocks[0].text, `${where}: round trip`)
       }

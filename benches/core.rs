@@ -1,14 +1,19 @@
 //! Rust-side benchmarks of the core on the npm bench's text classes, so a
-//! regression shows without Node: `cargo bench --no-default-features --bench core`.
-//! Medians of repeated timings; the copy column is a plain `to_vec` of the
-//! same text, the floor for anything that reads it.
+//! regression shows without Node: `npm run bench:rust`
+//! (`cargo bench --no-default-features --bench core`). Medians of repeated
+//! timings; the copy column is a plain `to_vec` of the same text, the floor
+//! for anything that reads it. With a FILE argument
+//! (`cargo bench --no-default-features --bench core -- FILE [PHASE]`) it
+//! times the phases of lines mode on that file instead (or only the named
+//! one, under a profiler).
 use std::hint::black_box;
 use std::time::Instant;
 
 use tool_result_pruner::config::Budgets;
-use tool_result_pruner::content::Block;
-use tool_result_pruner::head_tail;
-use tool_result_pruner::select::{self, LineOptions};
+use tool_result_pruner::content::{Block, measure};
+use tool_result_pruner::strategy::head_tail;
+use tool_result_pruner::strategy::lines::{self, LineOptions};
+use tool_result_pruner::{hash, signals, text};
 
 /// A tiny deterministic generator (xorshift).
 struct Rng(u64);
@@ -92,7 +97,40 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
     times[times.len() / 2]
 }
 
+/// Times each phase of lines mode on one file (only `only`, if given).
+fn phases(path: &str, only: Option<&str>) {
+    let t: Vec<u16> = std::fs::read_to_string(path).expect("a UTF-8 file").encode_utf16().collect();
+    let lines_of = text::split_lines(&t);
+    let blocks = [Block::Text(&t)];
+    let budgets = Budgets::default();
+    let options = LineOptions::default();
+    let phases: [(&str, &dyn Fn()); 5] = [
+        ("code points", &|| {
+            black_box(text::code_point_len(black_box(&t)));
+        }),
+        ("line walk", &|| {
+            black_box(text::split_lines(black_box(&t)));
+        }),
+        ("signals", &|| {
+            black_box(signals::scan(black_box(&t), &lines_of));
+        }),
+        ("hash all", &|| {
+            black_box(hash::content_hash(black_box(&t)));
+        }),
+        ("lines prune", &|| {
+            black_box(lines::prune(black_box(&blocks), &budgets, &options));
+        }),
+    ];
+    for (label, f) in phases.into_iter().filter(|(label, _)| only.is_none_or(|o| o == *label)) {
+        println!("{label:>12}: {:>8.3} ms", median_ms(f));
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if let Some(path) = args.first() {
+        return phases(path, args.get(1).map(String::as_str));
+    }
     let budgets = Budgets::default();
     let options = LineOptions::default();
     println!("{:<8} {:<6} {:>10} {:>10} {:>12} {:>12}", "size", "class", "copy ms", "measure", "head-tail", "lines");
@@ -103,13 +141,13 @@ fn main() {
                 black_box(black_box(&text).to_vec());
             });
             let measure = median_ms(|| {
-                black_box(head_tail::measure(black_box(&blocks)));
+                black_box(measure(black_box(&blocks)));
             });
             let head_tail = median_ms(|| {
                 black_box(head_tail::prune(black_box(&blocks), &budgets));
             });
             let lines = median_ms(|| {
-                black_box(select::prune(black_box(&blocks), &budgets, &options));
+                black_box(lines::prune(black_box(&blocks), &budgets, &options));
             });
             println!("{label:<8} {class:<6} {copy:>10.3} {measure:>10.3} {head_tail:>12.3} {lines:>12.3}");
         }

@@ -16,6 +16,7 @@ options (validated as the plugin validates its config):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
   --json                print the plan (content, recoverable, droppedLines) as JSON
+  --explain             lines mode: print each line's class and what the plan does with it
   --write OUT           session: write the pruned log to OUT (never the input)
   --session FILE        retrieve: the session log to search
   -h, --help            show this help
@@ -31,6 +32,7 @@ function parse(argv) {
         ...CONFIG_OPTIONS,
         stats: { type: 'boolean' },
         json: { type: 'boolean' },
+        explain: { type: 'boolean' },
         write: { type: 'string' },
         session: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -62,7 +64,7 @@ async function run(argv) {
     throw new CliError('--write and --session belong to the session and retrieve commands (see --help)')
   }
   if (positionals.length > 1) throw new CliError(`expected one FILE, got ${positionals.length} (see --help)`)
-  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json })
+  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain })
 }
 
 /** Runs the command; user errors become one line and their exit status. */

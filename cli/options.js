@@ -1,6 +1,6 @@
 // The config keys as command-line flags, validated exactly as the plugin
 // validates its config (resolveConfig), so the messages are the same.
-import { resolveConfig } from '../lib/config.js'
+import { DEFAULTS, resolveConfig } from '../lib/config.js'
 import { CliError } from './errors.js'
 
 /** Flag name → config key. */
@@ -16,12 +16,12 @@ export const CONFIG_FLAGS = {
 /** parseArgs option specs for the config flags. */
 export const CONFIG_OPTIONS = Object.fromEntries(Object.keys(CONFIG_FLAGS).map((f) => [f, { type: 'string' }]))
 
-export const CONFIG_HELP = `  --threshold-chars N   prune when longer than N code points (default 8192)
-  --head-chars N        leading code points kept (default 4096)
-  --tail-chars N        trailing code points kept (default 1024)
+export const CONFIG_HELP = `  --threshold-chars N   prune when longer than N code points (default ${DEFAULTS.thresholdChars})
+  --head-chars N        leading code points kept (default ${DEFAULTS.headChars})
+  --tail-chars N        trailing code points kept (default ${DEFAULTS.tailChars})
   --strategy S          head-tail (default, upstream's rule) or lines
-  --context-lines N     lines mode: neighbours kept around each kept line (default 2)
-  --edge-lines N        lines mode: lines kept at the start and the end (default 2)`
+  --context-lines N     lines mode: neighbours kept around each kept line (default ${DEFAULTS.contextLines})
+  --edge-lines N        lines mode: lines kept at the start and the end (default ${DEFAULTS.edgeLines})`
 
 /** A flag value as the config sees it: a number when it reads as one, else the raw text. */
 function flagValue(key, text) {

@@ -1,7 +1,7 @@
 // `tool-result-pruner [FILE|-]`: one tool output pruned as the service
 // would prune it; the text the model would see on stdout.
 import { readFileSync } from 'node:fs'
-import { NativePruner, planLines } from '../index.js'
+import { NativePruner } from '../index.js'
 import { CliError } from './errors.js'
 import { countMarkers } from './markers.js'
 
@@ -14,18 +14,37 @@ function readText(file) {
   }
 }
 
+/** One row per line: number, fate, class, and the line (shortened). */
+function explainText(text, pruner) {
+  const explained = pruner.explain(text)
+  if (explained === null) {
+    process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
+    return
+  }
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const width = String(lines.length).length
+  const rows = explained.map(({ class: kind, fate }, i) => {
+    const line = lines[i].length > 160 ? `${lines[i].slice(0, 157)}...` : lines[i]
+    return `${String(i + 1).padStart(width)}  ${fate.padEnd(4)}  ${kind.padEnd(7)}  ${line}`
+  })
+  process.stdout.write(rows.join('\n') + '\n')
+}
+
 /**
  * Prunes FILE (or stdin) with `config`; `--stats` reports to stderr,
- * `--json` prints the plan instead of the text.
+ * `--json` prints the plan instead of the text, `--explain` each line's
+ * class and fate.
  */
-export function pruneText(file, config, { stats = false, json = false } = {}) {
+export function pruneText(file, config, { stats = false, json = false, explain = false } = {}) {
   const text = readText(file)
   const pruner = new NativePruner(config)
+  if (explain) return explainText(text, pruner)
   const blocks = [{ type: 'text', text }]
   const started = process.hrtime.bigint()
-  // In lines mode --json needs the plan's recoverable map: planLines gives
+  // In lines mode --json needs the plan's recoverable map: the plan gives
   // it with the same content pruneContent would, in one pass.
-  const plan = json && config.strategy === 'lines' ? planLines(text, config) : undefined
+  const plan = json && config.strategy === 'lines' ? pruner.plan(text) : undefined
   const pruned = plan === undefined ? pruner.pruneContent(blocks) : null
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6
   const out = plan?.content ?? (pruned === null ? text : pruned.map((b) => b.text).join(''))

@@ -1,22 +1,24 @@
 /**
  * Configuration resolution: upstream's keys, defaults, conditions and
- * messages. Errors are `TypeError` (wrong key or type) or `RangeError`
- * (a number out of range); both are `Error`s with upstream's text.
+ * messages, the one place the config is validated. Errors are `TypeError`
+ * (wrong key or type) or `RangeError` (a number out of range); both are
+ * `Error`s with upstream's text. The defaults and the marker are the
+ * native core's, read from the addon.
  */
-import { codePointLength as nativeCodePointLength } from '../index.js'
+import * as native from '../index.js'
 import type { PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 /** Fixed marker substituted for every removed middle span. */
-export const PRUNE_MARKER = '\n\n[... tool result middle pruned ...]\n\n'
+export const PRUNE_MARKER: string = native.PRUNE_MARKER
 
 /** Low-friction defaults for coding-agent tool output. */
 export const DEFAULTS: ResolvedConfig = Object.freeze({
-  thresholdChars: 8192,
-  headChars: 4096,
-  tailChars: 1024,
+  thresholdChars: native.DEFAULT_THRESHOLD_CHARS,
+  headChars: native.DEFAULT_HEAD_CHARS,
+  tailChars: native.DEFAULT_TAIL_CHARS,
   strategy: 'head-tail',
-  contextLines: 2,
-  edgeLines: 2,
+  contextLines: native.DEFAULT_CONTEXT_LINES,
+  edgeLines: native.DEFAULT_EDGE_LINES,
 })
 
 const STRATEGIES: readonly PruneStrategy[] = ['head-tail', 'lines']
@@ -30,7 +32,7 @@ const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
  * @returns the Unicode code-point count.
  */
 export function codePointLength(text: string): number {
-  return nativeCodePointLength(text)
+  return native.codePointLength(text)
 }
 
 /**

@@ -11,11 +11,11 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { NativePruner, retrieve } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
-import type { PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
-export { contentHash, expandKeep, formatMarker, linesTouched, mandatoryLines, planLines, render, splitLines } from '../index.js'
-export type { LinePlan, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+export { contentHash } from '../index.js'
+export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -109,6 +109,22 @@ export class ToolResultPruner extends Service {
   retrieve(session: Session, hash: string): string | undefined {
     return retrieve(session, hash)
   }
+}
+
+/**
+ * The line plan the service makes of one text, without a session: what the
+ * model would see, the exact text behind each marker, and the lines
+ * dropped. Options are the plugin's config keys (validated as the plugin
+ * validates them; `strategy` is `'lines'` unless given) and `spans`,
+ * `[start, end)` UTF-16 offsets of lines to keep first.
+ * @param text - one tool output.
+ * @param options - config keys and keep-spans.
+ * @returns the plan; the text itself when it is within the threshold.
+ */
+export function planLines(text: string, options: PlanOptions = {}): LinePlan {
+  const { spans, ...config } = options
+  const pruner = new NativePruner(resolveConfig({ strategy: 'lines', ...config }))
+  return pruner.plan(text, spans)
 }
 
 export default ToolResultPruner

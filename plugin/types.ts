@@ -56,6 +56,12 @@ export interface PruneResult {
   readonly charsRemoved: number
 }
 
+/** Options of `planLines`: the plugin's config keys and keep-spans. */
+export interface PlanOptions extends ToolResultPruneConfig {
+  /** `[start, end)` UTF-16 offsets into the text; the lines they touch are kept first. */
+  spans?: ReadonlyArray<readonly [number, number]>
+}
+
 /** A line plan: the pruned text and the means to undo it. */
 export interface LinePlan {
   /** Kept lines verbatim, one `<<ccr:HASH N_lines_offloaded>>` line per dropped run. */

@@ -1,8 +1,10 @@
-//! Budgets and their validation.
+//! Budgets, their defaults and the fixed marker: each written here once.
 //!
 //! A [`Budgets`] value can only be built valid: the threshold is positive and
 //! `head + marker + tail <= threshold`, so every over-budget text can be cut
 //! to a result that is within the threshold and strictly smaller than before.
+//! The binding exports the defaults and the marker; the plugin's config and
+//! the command line read them from there.
 
 use std::fmt;
 
@@ -12,12 +14,16 @@ pub const PRUNE_MARKER: &str = "\n\n[... tool result middle pruned ...]\n\n";
 /// Length of [`PRUNE_MARKER`] in code points (it is ASCII: also code units).
 pub const PRUNE_MARKER_LEN: u64 = PRUNE_MARKER.len() as u64;
 
-/// Upstream's defaults: `thresholdChars`, `headChars`, `tailChars`.
-pub const DEFAULT_THRESHOLD: u64 = 8192;
-/// Default leading code points kept.
-pub const DEFAULT_HEAD: u64 = 4096;
-/// Default trailing code points kept.
-pub const DEFAULT_TAIL: u64 = 1024;
+/// Default threshold (`thresholdChars`): upstream's.
+pub const DEFAULT_THRESHOLD_CHARS: u32 = 8192;
+/// Default leading code points kept (`headChars`): upstream's.
+pub const DEFAULT_HEAD_CHARS: u32 = 4096;
+/// Default trailing code points kept (`tailChars`): upstream's.
+pub const DEFAULT_TAIL_CHARS: u32 = 1024;
+/// Default neighbours kept around each kept line in lines mode (`contextLines`).
+pub const DEFAULT_CONTEXT_LINES: u32 = 2;
+/// Default lines kept at each end in lines mode (`edgeLines`).
+pub const DEFAULT_EDGE_LINES: u32 = 2;
 
 /// Character budgets in code points. Invariant: `threshold >= 1` and
 /// `head + PRUNE_MARKER_LEN + tail <= threshold`.
@@ -28,40 +34,42 @@ pub struct Budgets {
     tail: u64,
 }
 
-/// Why a set of budgets was refused. Messages name the config key.
+/// Why a set of budgets was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfigError {
-    /// `thresholdChars` was zero.
+pub enum BudgetError {
+    /// The threshold was zero.
     ThresholdNotPositive,
-    /// `headChars + marker + tailChars` exceeds `thresholdChars`.
-    MarkerDoesNotFit { emitted: u128, threshold: u64 },
+    /// Head, marker and tail together are longer than the threshold.
+    MarkerDoesNotFit {
+        /// Head, marker and tail together, in code points.
+        emitted: u128,
+        /// The threshold they exceed.
+        threshold: u64,
+    },
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for BudgetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::ThresholdNotPositive => {
-                f.write_str("ToolResultPruneConfig: thresholdChars (0) must be a positive integer")
+            BudgetError::ThresholdNotPositive => f.write_str("the threshold must be positive"),
+            BudgetError::MarkerDoesNotFit { emitted, threshold } => {
+                write!(f, "head + marker + tail ({emitted}) must be at most the threshold ({threshold})")
             }
-            ConfigError::MarkerDoesNotFit { emitted, threshold } => write!(
-                f,
-                "ToolResultPruneConfig: headChars + marker + tailChars ({emitted}) must be at most thresholdChars ({threshold})"
-            ),
         }
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for BudgetError {}
 
 impl Budgets {
     /// Validates and builds budgets; exact integer arithmetic, no overflow.
-    pub fn new(threshold: u64, head: u64, tail: u64) -> Result<Self, ConfigError> {
+    pub fn new(threshold: u64, head: u64, tail: u64) -> Result<Self, BudgetError> {
         if threshold == 0 {
-            return Err(ConfigError::ThresholdNotPositive);
+            return Err(BudgetError::ThresholdNotPositive);
         }
         let emitted = u128::from(head) + u128::from(PRUNE_MARKER_LEN) + u128::from(tail);
         if emitted > u128::from(threshold) {
-            return Err(ConfigError::MarkerDoesNotFit { emitted, threshold });
+            return Err(BudgetError::MarkerDoesNotFit { emitted, threshold });
         }
         Ok(Budgets { threshold, head, tail })
     }
@@ -84,7 +92,12 @@ impl Budgets {
 
 impl Default for Budgets {
     fn default() -> Self {
-        Budgets { threshold: DEFAULT_THRESHOLD, head: DEFAULT_HEAD, tail: DEFAULT_TAIL }
+        let wide = u64::from;
+        Budgets {
+            threshold: wide(DEFAULT_THRESHOLD_CHARS),
+            head: wide(DEFAULT_HEAD_CHARS),
+            tail: wide(DEFAULT_TAIL_CHARS),
+        }
     }
 }
 
@@ -106,13 +119,13 @@ mod tests {
 
     #[test]
     fn refuses_zero_threshold_and_overfull_budgets() {
-        assert_eq!(Budgets::new(0, 0, 0), Err(ConfigError::ThresholdNotPositive));
-        assert_eq!(Budgets::new(100, 50, 12), Err(ConfigError::MarkerDoesNotFit { emitted: 101, threshold: 100 }));
+        assert_eq!(Budgets::new(0, 0, 0), Err(BudgetError::ThresholdNotPositive));
+        assert_eq!(Budgets::new(100, 50, 12), Err(BudgetError::MarkerDoesNotFit { emitted: 101, threshold: 100 }));
         assert!(Budgets::new(101, 50, 12).is_ok());
         assert!(Budgets::new(u64::MAX, u64::MAX, u64::MAX).is_err());
         assert_eq!(
             Budgets::new(100, 50, 12).unwrap_err().to_string(),
-            "ToolResultPruneConfig: headChars + marker + tailChars (101) must be at most thresholdChars (100)"
+            "head + marker + tail (101) must be at most the threshold (100)"
         );
     }
 }

@@ -3,11 +3,11 @@
 //! Built for tests and with the `guarantees` feature (the fuzz crate's).
 
 use crate::config::{Budgets, PRUNE_MARKER};
-use crate::content::{Block, Piece, Pruned, render_texts};
-use crate::head_tail;
-use crate::lines::expand;
-use crate::markers::content_hash;
-use crate::select::{self, LineOptions};
+use crate::content::{self, Block, Piece, Pruned, measure, render_texts};
+use crate::hash::content_hash;
+use crate::markers::expand;
+use crate::strategy::head_tail;
+use crate::strategy::lines::{self, LineOptions};
 use crate::text::{code_point_len, utf16};
 
 /// `Err` with the message when `cond` is false.
@@ -28,7 +28,7 @@ fn budget_and_finality(
     threshold: u64,
     again: impl Fn(&[Block<'_>]) -> Option<Pruned>,
 ) -> Result<Vec<Vec<u16>>, String> {
-    let total = head_tail::measure(blocks);
+    let total = measure(blocks);
     let texts: Vec<Vec<u16>> = render_texts(blocks, pruned).map(<[u16]>::to_vec).collect();
     let after: u64 = texts.iter().map(|t| code_point_len(t) as u64).sum();
     ensure!(after == pruned.chars_after, "chars_after {} but the texts hold {after}", pruned.chars_after);
@@ -44,7 +44,7 @@ fn budget_and_finality(
 /// around the marker, and the rich blocks in their order.
 pub fn check_head_tail(blocks: &[Block<'_>], budgets: &Budgets) -> Result<(), String> {
     let threshold = budgets.threshold();
-    let total = head_tail::measure(blocks);
+    let total = measure(blocks);
     let Some(pruned) = head_tail::prune(blocks, budgets) else {
         ensure!(total <= threshold, "{total} code points over {threshold} left unpruned");
         return Ok(());
@@ -52,7 +52,7 @@ pub fn check_head_tail(blocks: &[Block<'_>], budgets: &Budgets) -> Result<(), St
     ensure!(total > threshold, "{total} code points within {threshold} pruned");
     let texts = budget_and_finality(blocks, &pruned, threshold, |b| head_tail::prune(b, budgets))?;
     ensure!(texts.iter().all(|t| !t.is_empty()), "an empty text block in the result");
-    let atoms: Vec<&[u16]> = head_tail::texts(blocks)
+    let atoms: Vec<&[u16]> = content::texts(blocks)
         .flat_map(|t| {
             char::decode_utf16(t.iter().copied()).scan(0usize, move |at, item| {
                 let w = item.map_or(1, char::len_utf16);
@@ -67,8 +67,8 @@ pub fn check_head_tail(blocks: &[Block<'_>], budgets: &Budgets) -> Result<(), St
     want.extend(atoms[atoms.len() - tail..].concat());
     ensure!(texts.concat() == want, "not the head, the marker and the tail");
     let kept: Vec<usize> =
-        pruned.pieces.iter().filter_map(|p| if let Piece::Keep(i) = p { Some(*i) } else { None }).collect();
-    let rich: Vec<usize> = blocks.iter().enumerate().filter(|(_, b)| **b == Block::Other).map(|(i, _)| i).collect();
+        pruned.pieces.iter().filter_map(|p| if let Piece::Rich(i) = p { Some(*i) } else { None }).collect();
+    let rich: Vec<usize> = blocks.iter().enumerate().filter(|(_, b)| **b == Block::Rich).map(|(i, _)| i).collect();
     ensure!(kept == rich, "rich blocks {kept:?}, expected {rich:?}");
     Ok(())
 }
@@ -79,13 +79,13 @@ pub fn check_head_tail(blocks: &[Block<'_>], budgets: &Budgets) -> Result<(), St
 /// `recoverable` (unless upstream's non-retrievable fallback was needed).
 pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOptions) -> Result<(), String> {
     let threshold = budgets.threshold();
-    let Some(pruned) = select::prune(blocks, budgets, options) else {
-        let total = head_tail::measure(blocks);
+    let Some(pruned) = lines::prune(blocks, budgets, options) else {
+        let total = measure(blocks);
         ensure!(total <= threshold, "{total} code points over {threshold} left unpruned");
         return Ok(());
     };
-    let texts = budget_and_finality(blocks, &pruned, threshold, |b| select::prune(b, budgets, options))?;
-    ensure!(select::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
+    let texts = budget_and_finality(blocks, &pruned, threshold, |b| lines::prune(b, budgets, options))?;
+    ensure!(lines::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {
         ensure!(&content_hash(text) == hash, "hash {hash} does not name its text");

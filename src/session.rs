@@ -1,71 +1,79 @@
-//! Pruning a whole session log.
+//! Pruning a whole session log, and finding dropped text in it again.
 //!
 //! [`prune_session`] takes one stable snapshot of the surface, and for each
-//! `tool/result` node whose content the pruner shortens it appends, in this
-//! order, a `compaction/prune` shadow-price event and the replacement
-//! `tool/result` (same data, new content) that replaces that one node. The
-//! log is reached only through [`SessionLog`], so the same code runs over a
-//! JS `Session` (the binding) and over [`memory::MemoryLog`] in Rust.
+//! `tool/result` node whose content the pruner shortens it has the log
+//! append, in this order, a `compaction/prune` shadow-price event and the
+//! replacement `tool/result` (same data, new content) that replaces that
+//! one node. [`retrieve`] walks the log for the replacement whose markers
+//! name a hash and recovers the dropped text from the original it cites.
+//! The log is reached only through [`SessionLog`], so the same code runs
+//! over a JS dsh `Session` (the binding) and over [`memory::MemoryLog`].
 
-use crate::head_tail::{Block, Pruned};
+use crate::content::{Block, Pruned, measure};
+use crate::markers::recover;
 
 /// A session event's sequence number.
 pub type Seq = u64;
 
 /// A tool result's content blocks, as the core reads them.
 pub trait BlockList {
-    /// Text blocks as UTF-16, every other block opaque, in order.
+    /// Text blocks as UTF-16, every other block rich, in order.
     fn blocks(&self) -> Vec<Block<'_>>;
 }
 
-/// What [`prune_session`] needs from a session log. Every method may fail
-/// with the host's error, which is passed through unchanged.
+/// What [`retrieve`] needs to know of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A `tool/result`; `replaces` is the one event it replaces on the
+    /// surface and cites as its only source, if it is such a replacement.
+    ToolResult {
+        /// The event replaced and cited, for a single-node replacement.
+        replaces: Option<Seq>,
+    },
+    /// Any other event.
+    Other,
+}
+
+/// What [`prune_session`] and [`retrieve`] need from a session log. Every
+/// method may fail with the host's error, which is passed through unchanged.
 pub trait SessionLog {
-    /// The host's handle to one `tool/result` event.
-    type Event;
     /// The host's copy of one result's content blocks.
     type Content: BlockList;
-    /// The host's tool-call identity, reported back unchanged.
-    type CallId;
-    /// The host's token price of a message.
-    type Price;
-    /// A replacement event built but not yet appended.
-    type Replacement;
     /// The host's error.
     type Error;
 
     /// The surface node seqs, in order; read once per pass.
     fn surface(&mut self) -> Result<Vec<Seq>, Self::Error>;
-    /// The event at `seq` when it is a `tool/result`, else `None`.
-    fn tool_result(&mut self, seq: Seq) -> Result<Option<Self::Event>, Self::Error>;
-    /// The result's content blocks.
-    fn content(&mut self, event: &Self::Event) -> Result<Self::Content, Self::Error>;
-    /// The replacement for `event`: all of its data, with the content
-    /// rebuilt from `content` as `pruned` says.
-    fn build_replacement(
-        &mut self,
-        event: &Self::Event,
-        content: &Self::Content,
-        pruned: &Pruned,
-    ) -> Result<Self::Replacement, Self::Error>;
-    /// The token price of `event`'s message, which the replacement shadows.
-    fn shadow_price(&mut self, event: &Self::Event) -> Result<Self::Price, Self::Error>;
-    /// Appends `compaction/prune` shadowing the single node `seq`.
-    fn append_prune(&mut self, seq: Seq, price: Self::Price) -> Result<(), Self::Error>;
-    /// Appends the replacement with surface op `replace seq..=seq` citing
-    /// `seq`; returns the appended event's seq.
-    fn append_replacement(&mut self, seq: Seq, replacement: Self::Replacement) -> Result<Seq, Self::Error>;
-    /// The tool-call identity of `event`.
-    fn call_id(&mut self, event: &Self::Event) -> Result<Self::CallId, Self::Error>;
+    /// Number of events in the log.
+    fn event_count(&mut self) -> Result<Seq, Self::Error>;
+    /// Whether the event at `seq` is a `tool/result` (false past the end).
+    fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Self::Error>;
+    /// The content of the `tool/result` at `seq`; an error naming the field
+    /// when the event does not have a tool result's shape.
+    fn content(&mut self, seq: Seq) -> Result<Self::Content, Self::Error>;
+    /// Appends the `compaction/prune` event pricing the result at `seq`, then
+    /// its replacement: all of its data, the content rebuilt from `content`
+    /// as `pruned` says, replacing `seq..=seq` on the surface and citing it.
+    /// Returns the replacement's seq.
+    fn replace(&mut self, seq: Seq, content: &Self::Content, pruned: &Pruned) -> Result<Seq, Self::Error>;
+    /// The event at `seq` as [`retrieve`] sees it; any event that does not
+    /// have the expected shape is [`EventKind::Other`].
+    fn kind(&mut self, seq: Seq) -> Result<EventKind, Self::Error>;
+    /// The texts of the `tool/result` at `seq`, or `None` for an event of
+    /// any other shape (never an error for the shape alone).
+    fn texts(&mut self, seq: Seq) -> Result<Option<Vec<Vec<u16>>>, Self::Error>;
 }
 
 /// One landed replacement.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PrunedEntry<C> {
+pub struct PrunedEntry {
+    /// The result replaced.
     pub original_seq: Seq,
+    /// Its replacement.
     pub replacement_seq: Seq,
-    pub call_id: C,
+    /// Code points of the original's text.
     pub chars_before: u64,
+    /// Code points of the replacement's text.
     pub chars_after: u64,
     /// Hash → exact text behind each retrieval marker of the replacement
     /// (empty for head/tail).
@@ -75,8 +83,10 @@ pub struct PrunedEntry<C> {
 /// The outcome of one pass: replacements in surface order and the code
 /// points they removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PruneReport<C> {
-    pub pruned: Vec<PrunedEntry<C>>,
+pub struct PruneReport {
+    /// The replacements, in surface order.
+    pub pruned: Vec<PrunedEntry>,
+    /// Code points removed by all of them.
     pub chars_removed: u64,
 }
 
@@ -85,35 +95,30 @@ pub struct PruneReport<C> {
 /// `prune` decides a result's new content (`None`: leave it). Candidates are
 /// collected before anything is appended. An error stops the pass at once;
 /// appends that landed before it stay in the log.
-pub fn prune_session<L, F>(log: &mut L, prune: F) -> Result<PruneReport<L::CallId>, L::Error>
+pub fn prune_session<L, F>(log: &mut L, prune: F) -> Result<PruneReport, L::Error>
 where
     L: SessionLog,
     F: Fn(&[Block<'_>]) -> Option<Pruned>,
 {
     let mut candidates = Vec::new();
     for seq in log.surface()? {
-        if let Some(event) = log.tool_result(seq)? {
-            candidates.push((seq, event));
+        if log.is_tool_result(seq)? {
+            candidates.push(seq);
         }
     }
     let mut report = PruneReport { pruned: Vec::new(), chars_removed: 0 };
-    for (seq, event) in candidates {
-        let content = log.content(&event)?;
+    for seq in candidates {
+        let content = log.content(seq)?;
         let blocks = content.blocks();
         let Some(pruned) = prune(&blocks) else {
             continue;
         };
-        let chars_before = crate::head_tail::measure(&blocks);
-        let replacement = log.build_replacement(&event, &content, &pruned)?;
-        let price = log.shadow_price(&event)?;
-        log.append_prune(seq, price)?;
-        let replacement_seq = log.append_replacement(seq, replacement)?;
-        let call_id = log.call_id(&event)?;
+        let chars_before = measure(&blocks);
+        let replacement_seq = log.replace(seq, &content, &pruned)?;
         report.chars_removed += chars_before - pruned.chars_after;
         report.pruned.push(PrunedEntry {
             original_seq: seq,
             replacement_seq,
-            call_id,
             chars_before,
             chars_after: pruned.chars_after,
             recoverable: pruned.recovered(&blocks),
@@ -122,23 +127,53 @@ where
     Ok(report)
 }
 
+/// The exact text behind the marker `hash` in a replacement `tool/result`
+/// of the log, recovered from the original event that replacement cites;
+/// `None` when no replacement holds a verifiable marker with that hash.
+/// Only a replacement whose text names the hash has its original read.
+pub fn retrieve<L: SessionLog>(log: &mut L, hash: &str) -> Result<Option<Vec<u16>>, L::Error> {
+    let needle: Vec<u16> = format!("<<ccr:{hash} ").encode_utf16().collect();
+    let len = log.event_count()?;
+    for seq in 0..len {
+        let EventKind::ToolResult { replaces: Some(source) } = log.kind(seq)? else { continue };
+        if source >= len {
+            continue;
+        }
+        let Some(pruned) = log.texts(seq)? else { continue };
+        let naming: Vec<&Vec<u16>> = pruned.iter().filter(|p| p.windows(needle.len()).any(|w| w == needle)).collect();
+        if naming.is_empty() {
+            continue;
+        }
+        let Some(original) = log.texts(source)? else { continue };
+        for p in naming {
+            for o in &original {
+                if let Some(text) = recover(o, p, hash) {
+                    return Ok(Some(text));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// An in-memory session log with the surface rules `prune_session` relies
 /// on; for Rust callers and tests.
 pub mod memory {
-    use super::{BlockList, Seq, SessionLog};
-    use crate::head_tail::{Block, NewText, Piece, Pruned};
+    use super::{BlockList, EventKind, Seq, SessionLog};
+    use crate::content::{Block, NewText, Piece, Pruned};
 
     /// A content block of a [`MemoryLog`] tool result.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum MemBlock {
+        /// A text block.
         Text(Vec<u16>),
-        /// A non-text block, identified by a label.
+        /// A rich block, identified by a label.
         Rich(String),
     }
 
     impl BlockList for Vec<MemBlock> {
         fn blocks(&self) -> Vec<Block<'_>> {
-            self.iter().map(|b| if let MemBlock::Text(t) = b { Block::Text(t) } else { Block::Other }).collect()
+            self.iter().map(|b| if let MemBlock::Text(t) = b { Block::Text(t) } else { Block::Rich }).collect()
         }
     }
 
@@ -146,9 +181,21 @@ pub mod memory {
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum MemEvent {
         /// A tool result; `replaces` is set on replacements.
-        ToolResult { call_id: String, content: Vec<MemBlock>, replaces: Option<Seq> },
+        ToolResult {
+            /// The tool call it answers.
+            call_id: String,
+            /// Its content blocks.
+            content: Vec<MemBlock>,
+            /// The event it replaces, for a replacement.
+            replaces: Option<Seq>,
+        },
         /// A shadow-price event for one node.
-        Prune { shadowed: Seq, price: u64 },
+        Prune {
+            /// The node shadowed.
+            shadowed: Seq,
+            /// Its token price.
+            price: u64,
+        },
         /// Any other event that joins the surface (a user or assistant message).
         Message,
         /// An event that is not on the surface (boundaries, chunks).
@@ -158,7 +205,9 @@ pub mod memory {
     /// Append-only events plus the surface they define.
     #[derive(Clone, Debug, Default)]
     pub struct MemoryLog {
+        /// Every event, by seq.
         pub events: Vec<MemEvent>,
+        /// The surface node seqs, in order.
         pub surface: Vec<Seq>,
         /// When set, the append with this index (0-based, counting every
         /// append) fails, to test error propagation.
@@ -186,6 +235,13 @@ pub mod memory {
             self.appends += 1;
             if self.fail_at_append == Some(n) { Err(Rejected(self.events.len() as Seq)) } else { Ok(()) }
         }
+
+        fn result(&self, seq: Seq) -> Option<(&String, &Vec<MemBlock>, Option<Seq>)> {
+            match self.events.get(usize::try_from(seq).ok()?) {
+                Some(MemEvent::ToolResult { call_id, content, replaces }) => Some((call_id, content, *replaces)),
+                _ => None,
+            }
+        }
     }
 
     /// The price rule of dsh's token meter for a text-only result: a quarter
@@ -202,67 +258,58 @@ pub mod memory {
     }
 
     impl SessionLog for MemoryLog {
-        type Event = Seq;
         type Content = Vec<MemBlock>;
-        type CallId = String;
-        type Price = u64;
-        type Replacement = MemEvent;
         type Error = Rejected;
 
         fn surface(&mut self) -> Result<Vec<Seq>, Rejected> {
             Ok(self.surface.clone())
         }
 
-        fn tool_result(&mut self, seq: Seq) -> Result<Option<Seq>, Rejected> {
-            Ok(matches!(self.events.get(seq as usize), Some(MemEvent::ToolResult { .. })).then_some(seq))
+        fn event_count(&mut self) -> Result<Seq, Rejected> {
+            Ok(self.events.len() as Seq)
         }
 
-        fn content(&mut self, event: &Seq) -> Result<Vec<MemBlock>, Rejected> {
-            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else { unreachable!() };
-            Ok(content.clone())
+        fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Rejected> {
+            Ok(self.result(seq).is_some())
         }
 
-        fn build_replacement(
-            &mut self,
-            event: &Seq,
-            content: &Vec<MemBlock>,
-            pruned: &Pruned,
-        ) -> Result<MemEvent, Rejected> {
-            let MemEvent::ToolResult { call_id, .. } = &self.events[*event as usize] else { unreachable!() };
-            let content = pruned
+        fn content(&mut self, seq: Seq) -> Result<Vec<MemBlock>, Rejected> {
+            self.result(seq).map(|(_, content, _)| content.clone()).ok_or(Rejected(seq))
+        }
+
+        fn replace(&mut self, seq: Seq, content: &Vec<MemBlock>, pruned: &Pruned) -> Result<Seq, Rejected> {
+            let (call_id, original, _) = self.result(seq).ok_or(Rejected(seq))?;
+            let call_id = call_id.clone();
+            let price = price(original);
+            let rebuilt = pruned
                 .pieces
                 .iter()
                 .map(|piece| match piece {
-                    Piece::Keep(i) | Piece::Text { block: i, text: NewText::Unchanged } => content[*i].clone(),
+                    Piece::Rich(i) | Piece::Text { block: i, text: NewText::Unchanged } => content[*i].clone(),
                     Piece::Text { text: NewText::Replaced(t), .. } => MemBlock::Text(t.clone()),
                 })
                 .collect();
-            Ok(MemEvent::ToolResult { call_id: call_id.clone(), content, replaces: Some(*event) })
-        }
-
-        fn shadow_price(&mut self, event: &Seq) -> Result<u64, Rejected> {
-            let MemEvent::ToolResult { content, .. } = &self.events[*event as usize] else { unreachable!() };
-            Ok(price(content))
-        }
-
-        fn append_prune(&mut self, seq: Seq, price: u64) -> Result<(), Rejected> {
             self.guarded_append()?;
             self.events.push(MemEvent::Prune { shadowed: seq, price });
-            Ok(())
-        }
-
-        fn append_replacement(&mut self, seq: Seq, replacement: MemEvent) -> Result<Seq, Rejected> {
             self.guarded_append()?;
             let at = self.surface.iter().position(|&s| s == seq).ok_or(Rejected(seq))?;
             let new_seq = self.events.len() as Seq;
-            self.events.push(replacement);
+            self.events.push(MemEvent::ToolResult { call_id, content: rebuilt, replaces: Some(seq) });
             self.surface[at] = new_seq;
             Ok(new_seq)
         }
 
-        fn call_id(&mut self, event: &Seq) -> Result<String, Rejected> {
-            let MemEvent::ToolResult { call_id, .. } = &self.events[*event as usize] else { unreachable!() };
-            Ok(call_id.clone())
+        fn kind(&mut self, seq: Seq) -> Result<EventKind, Rejected> {
+            Ok(match self.result(seq) {
+                Some((_, _, replaces)) => EventKind::ToolResult { replaces },
+                None => EventKind::Other,
+            })
+        }
+
+        fn texts(&mut self, seq: Seq) -> Result<Option<Vec<Vec<u16>>>, Rejected> {
+            Ok(self.result(seq).map(|(_, content, _)| {
+                content.iter().filter_map(|b| if let MemBlock::Text(t) = b { Some(t.clone()) } else { None }).collect()
+            }))
         }
     }
 }
@@ -272,7 +319,8 @@ mod tests {
     use super::memory::{MemBlock, MemEvent, MemoryLog, Rejected};
     use super::*;
     use crate::config::Budgets;
-    use crate::head_tail;
+    use crate::strategy::head_tail;
+    use crate::strategy::lines::{self, LineOptions};
     use crate::text::utf16;
 
     fn result(call: &str, text: &str) -> MemEvent {
@@ -298,9 +346,8 @@ mod tests {
         let mut log = sample();
         let b = budgets();
         let report = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap();
-        let seqs: Vec<_> =
-            report.pruned.iter().map(|e| (e.original_seq, e.replacement_seq, e.call_id.as_str())).collect();
-        assert_eq!(seqs, [(2, 6, "a"), (4, 8, "c")]);
+        let seqs: Vec<_> = report.pruned.iter().map(|e| (e.original_seq, e.replacement_seq)).collect();
+        assert_eq!(seqs, [(2, 6), (4, 8)]);
         assert_eq!(report.chars_removed, (200 - 69) + (300 - 69));
         assert_eq!(log.events[5], MemEvent::Prune { shadowed: 2, price: 50 + 4 + 8 });
         assert!(matches!(log.events[6], MemEvent::ToolResult { replaces: Some(2), .. }));
@@ -321,5 +368,20 @@ mod tests {
             assert!(matches!(err, Rejected(_)));
             assert_eq!(log.events.len(), 5 + fail, "appends before the failure stay");
         }
+    }
+
+    #[test]
+    fn retrieve_finds_every_dropped_run_and_nothing_else() {
+        let text: String = (0..400).map(|i| format!("step {i} of a long build\n")).collect();
+        let mut log = MemoryLog::default();
+        log.push(result("a", &text));
+        let b = Budgets::new(2000, 0, 0).unwrap();
+        let report = prune_session(&mut log, |blocks| lines::prune(blocks, &b, &LineOptions::default())).unwrap();
+        let entry = &report.pruned[0];
+        assert!(!entry.recoverable.is_empty());
+        for (hash, dropped) in &entry.recoverable {
+            assert_eq!(retrieve(&mut log, hash).unwrap().as_ref(), Some(dropped));
+        }
+        assert_eq!(retrieve(&mut log, "0123456789abcdef01234567").unwrap(), None);
     }
 }

@@ -1,10 +1,13 @@
-//! Code points over UTF-16, the way JavaScript holds text.
+//! Code points and lines over UTF-16, the way JavaScript holds text.
 //!
 //! Text is a slice of UTF-16 code units exactly as a JS string stores it,
 //! lone surrogates included. A code point is a valid surrogate pair (a high
 //! surrogate immediately followed by a low one) or any other single unit, so
-//! counts agree with `Array.from(text).length`. Nothing here decodes or
-//! re-encodes: offsets are code-unit indices and every slice is byte-exact.
+//! counts agree with `Array.from(text).length`. Lines split on `"\n"` only,
+//! endings kept, so joined lines are the text exactly. Nothing here decodes
+//! or re-encodes: offsets are code-unit indices and every slice is byte-exact.
+
+use std::ops::Range;
 
 /// True for a UTF-16 high (leading) surrogate.
 #[inline]
@@ -26,14 +29,16 @@ pub fn is_low_surrogate(unit: u16) -> bool {
 /// test per unit, a block with some a compare-and-add per unit.
 pub fn code_point_len(text: &[u16]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { code_point_len_avx2(text) };
     }
     count_code_points(text)
 }
 
-/// [`count_code_points`] compiled for AVX2 (twice the lanes of the baseline).
+/// [`count_code_points`] compiled for AVX2: twice the lanes of the baseline,
+/// On 1 MiB (`cargo bench --bench core -- FILE`, best of three): emoji-heavy
+/// text 0.114 ms with AVX2, 0.153 ms portable; ASCII and CJK equal.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn code_point_len_avx2(text: &[u16]) -> usize {
@@ -123,6 +128,121 @@ pub fn step_backward(text: &[u16], at: usize) -> usize {
     if at >= 2 && is_low_surrogate(text[at - 1]) && is_high_surrogate(text[at - 2]) { 2 } else { 1 }
 }
 
+/// Line ranges (code-unit offsets) of `text`, each ending after its `\n`
+/// except possibly the last. The ranges tile the text: joined, they are it.
+/// Empty text has no lines.
+pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
+    let mut lines = Vec::with_capacity(text.len() / 64 + 1);
+    for_each_line(text, |range, _| lines.push(range));
+    lines
+}
+
+/// Calls `f` with each line of `text` (as [`split_lines`] gives them) and
+/// its code points, in order, in one pass over the text.
+pub fn for_each_line(text: &[u16], mut f: impl FnMut(Range<usize>, usize)) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
+        return unsafe { for_each_line_avx2(text, &mut f) };
+    }
+    scan_lines::<false>(text, &mut f);
+}
+
+/// The line walk with AVX2 masks. On 1 MiB (`cargo bench --bench core --
+/// FILE`, best of three): ASCII 0.065 ms with AVX2, 0.150 ms portable;
+/// CJK 0.160 vs 0.243; emoji-heavy text 0.204 vs 0.311.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn for_each_line_avx2(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+    scan_lines::<true>(text, f);
+}
+
+/// Newline and pair-start bit masks of units `0..32` of `chunk` (33 units:
+/// the last one only completes a pair begun at unit 31).
+fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
+    let mut newlines = 0u32;
+    let mut pairs = 0u32;
+    for i in 0..32 {
+        newlines |= u32::from(chunk[i] == u16::from(b'\n')) << i;
+        pairs |= u32::from(is_high_surrogate(chunk[i]) & is_low_surrogate(chunk[i + 1])) << i;
+    }
+    (newlines, pairs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_masks(chunk: &[u16; 33]) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: every load reads 16 units inside `chunk` (at 0, 1, 16, 17).
+    unsafe {
+        let load = |at: usize| _mm256_loadu_si256(chunk.as_ptr().add(at).cast());
+        // 16-bit lane masks of two halves to one bit per unit: pack to bytes
+        // (per 128-bit lane), put the 64-bit quarters back in order, take the
+        // byte signs.
+        let bits = |lo: __m256i, hi: __m256i| {
+            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(lo, hi))) as u32
+        };
+        let newline = _mm256_set1_epi16(b'\n' as i16);
+        let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
+        let high = _mm256_set1_epi16(0xD800u16 as i16);
+        let low = _mm256_set1_epi16(0xDC00u16 as i16);
+        let (a, b, a1, b1) = (load(0), load(16), load(1), load(17));
+        let newlines = bits(_mm256_cmpeq_epi16(a, newline), _mm256_cmpeq_epi16(b, newline));
+        let starts = |this: __m256i, next: __m256i| {
+            _mm256_and_si256(
+                _mm256_cmpeq_epi16(_mm256_and_si256(this, top6), high),
+                _mm256_cmpeq_epi16(_mm256_and_si256(next, top6), low),
+            )
+        };
+        (newlines, bits(starts(a, a1), starts(b, b1)))
+    }
+}
+
+/// The line walk behind [`for_each_line`]: 32 units at a time, a line's
+/// code points are its units less the pairs that start inside it (a line
+/// ends at `\n` or at the end, so no pair straddles two lines).
+/// `AVX2` only where the caller has the feature enabled.
+#[inline(always)]
+fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+    let mut start = 0;
+    // Pairs starting before `start`, and before the current chunk.
+    let mut pairs_before_line = 0usize;
+    let mut pairs_seen = 0usize;
+    let mut base = 0;
+    while base + 33 <= text.len() {
+        let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
+        let (mut newlines, pairs) = if AVX2 { unsafe { avx2_masks(chunk) } } else { portable_masks(chunk) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (mut newlines, pairs) = portable_masks(chunk);
+        while newlines != 0 {
+            let bit = newlines.trailing_zeros();
+            let end = base + bit as usize + 1;
+            let through = pairs_seen + (pairs & (u32::MAX >> (31 - bit))).count_ones() as usize;
+            f(start..end, end - start - (through - pairs_before_line));
+            (start, pairs_before_line) = (end, through);
+            newlines &= newlines - 1;
+        }
+        pairs_seen += pairs.count_ones() as usize;
+        base += 32;
+    }
+    for i in base..text.len() {
+        let u = text[i];
+        if is_high_surrogate(u) && text.get(i + 1).is_some_and(|&v| is_low_surrogate(v)) {
+            pairs_seen += 1;
+        }
+        if u == u16::from(b'\n') {
+            let end = i + 1;
+            f(start..end, end - start - (pairs_seen - pairs_before_line));
+            (start, pairs_before_line) = (end, pairs_seen);
+        }
+    }
+    if start < text.len() {
+        f(start..text.len(), text.len() - start - (pairs_seen - pairs_before_line));
+    }
+}
+
 /// Encodes a `&str` as UTF-16 code units.
 pub fn utf16(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
@@ -131,6 +251,7 @@ pub fn utf16(text: &str) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const HIGH: u16 = 0xD83D;
     const LOW: u16 = 0xDE00;
@@ -161,6 +282,16 @@ mod tests {
         assert_eq!(offset_before_last(&lone, 1), 2);
     }
 
+    #[test]
+    fn splits_on_newline_only_keeping_endings() {
+        let t = utf16("a\r\nb\u{2028}c\n\nlast");
+        let lines = split_lines(&t);
+        let parts: Vec<String> = lines.iter().map(|r| String::from_utf16_lossy(&t[r.clone()])).collect();
+        assert_eq!(parts, ["a\r\n", "b\u{2028}c\n", "\n", "last"]);
+        assert!(split_lines(&[]).is_empty());
+        assert_eq!(split_lines(&utf16("x\n")).len(), 1);
+    }
+
     /// Code-point start offsets computed by the standard library's decoder,
     /// which yields one item per pair and one per lone surrogate.
     fn std_starts(units: &[u16]) -> Vec<usize> {
@@ -181,6 +312,8 @@ mod tests {
             let starts = std_starts(&units);
             let n_points = starts.len();
             proptest::prop_assert_eq!(code_point_len(&units), n_points);
+            // The portable count on its own, whatever this CPU runs.
+            proptest::prop_assert_eq!(count_code_points(&units), n_points);
             for n in 0..=n_points + 1 {
                 let after = starts.get(n).copied().unwrap_or(units.len());
                 proptest::prop_assert_eq!(offset_after(&units, n), after);
@@ -188,6 +321,35 @@ mod tests {
                 let before = if n > n_points { 0 } else { before };
                 proptest::prop_assert_eq!(offset_before_last(&units, n), before);
             }
+        }
+
+        #[test]
+        fn joined_lines_are_the_input(units in prop::collection::vec(prop_oneof![Just(10u16), 0x20u16..0x7f, 0xD800u16..0xE000], 0..200)) {
+            let joined: Vec<u16> = split_lines(&units).into_iter().flat_map(|r| units[r].to_vec()).collect();
+            prop_assert_eq!(joined, units);
+        }
+
+        #[test]
+        fn line_walk_agrees_with_a_plain_split(units in prop::collection::vec(prop_oneof![
+            Just(10u16), 0x20u16..0x7f, 0xD800u16..0xDC00, 0xDC00u16..0xE000, 0xE000u16..=0xFFFF,
+        ], 0..400)) {
+            let mut want = Vec::new();
+            let mut start = 0;
+            for (i, &u) in units.iter().enumerate() {
+                if u == 10 {
+                    want.push((start..i + 1, code_point_len(&units[start..i + 1])));
+                    start = i + 1;
+                }
+            }
+            if start < units.len() {
+                want.push((start..units.len(), code_point_len(&units[start..])));
+            }
+            let mut got = Vec::new();
+            for_each_line(&units, |range, points| got.push((range, points)));
+            prop_assert_eq!(&got, &want);
+            let mut portable = Vec::new();
+            scan_lines::<false>(&units, &mut |range, points| portable.push((range, points)));
+            prop_assert_eq!(portable, want);
         }
     }
 }

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use tool_result_pruner::config::Budgets;
 use tool_result_pruner::guarantees::check_lines;
-use tool_result_pruner::select::LineOptions;
+use tool_result_pruner::strategy::lines::LineOptions;
 use tool_result_pruner_fuzz::{blocks, core, units, word};
 
 fuzz_target!(|data: &[u8]| {

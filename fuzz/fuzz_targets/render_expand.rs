@@ -4,8 +4,12 @@
 //! (the input may itself hold marker-looking text).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_result_pruner::lines::{Fate, expand, render, split_lines};
-use tool_result_pruner::markers::{content_hash, recover};
+use tool_result_pruner::content::{Block, render_texts};
+use tool_result_pruner::hash::content_hash;
+use tool_result_pruner::markers::{expand, recover};
+use tool_result_pruner::strategy::lines::doc::Doc;
+use tool_result_pruner::strategy::lines::render::{Fate, render_blocks};
+use tool_result_pruner::text::{is_high_surrogate, is_low_surrogate, split_lines};
 use tool_result_pruner_fuzz::units;
 
 fuzz_target!(|data: &[u8]| {
@@ -33,18 +37,26 @@ fuzz_target!(|data: &[u8]| {
                 // Never between the halves of a pair: snap to unit boundaries the renderer accepts.
                 let snap = |at: u32| {
                     let at = at as usize;
-                    if at > 0 && at < r.len() && tool_result_pruner::text::is_low_surrogate(text[r.start + at]) && tool_result_pruner::text::is_high_surrogate(text[r.start + at - 1]) { at as u32 - 1 } else { at as u32 }
+                    let inside_pair = at > 0
+                        && at < r.len()
+                        && is_low_surrogate(text[r.start + at])
+                        && is_high_surrogate(text[r.start + at - 1]);
+                    if inside_pair { at as u32 - 1 } else { at as u32 }
                 };
                 Fate::Cut { from: snap(from), to: snap(to).max(snap(from)) }
             }
         })
         .collect();
-    let plan = render(&text, &lines, &fates);
-    let recovered = plan.recovered(&[&text]);
-    assert_eq!(expand(&plan.content, &recovered), text);
+    let blocks = [Block::Text(&text)];
+    let doc = Doc::new(&blocks).expect("fuzz inputs are short");
+    let plan = render_blocks(&blocks, &doc, &fates);
+    let content = render_texts(&blocks, &plan).collect::<Vec<_>>().concat();
+    let recovered = plan.recovered(&blocks);
+    assert_eq!(expand(&content, &recovered), text);
     for (hash, dropped) in &recovered {
         assert_eq!(&content_hash(dropped), hash);
-        assert_eq!(recover(&text, &plan.content, hash).as_ref(), Some(dropped));
+        assert_eq!(recover(&text, &content, hash).as_ref(), Some(dropped));
     }
-    assert!(recover(&text, &plan.content, "0123456789abcdef01234567").is_none() || recovered.contains_key("0123456789abcdef01234567"));
+    let unknown = "0123456789abcdef01234567";
+    assert!(recover(&text, &content, unknown).is_none() || recovered.contains_key(unknown));
 });

@@ -46,7 +46,7 @@ pub fn blocks(units: &[u16]) -> Vec<Option<&[u16]>> {
 
 /// The core's view of decoded blocks.
 pub fn core<'a>(blocks: &'a [Option<&'a [u16]>]) -> Vec<Block<'a>> {
-    blocks.iter().map(|b| b.map_or(Block::Other, Block::Text)).collect()
+    blocks.iter().map(|b| b.map_or(Block::Rich, Block::Text)).collect()
 }
 
 /// A little-endian u16 from `data` at `at` (zero past the end).

@@ -1,117 +1,91 @@
 //! JS content-block arrays in and out.
 //!
 //! A block is a JS object; `{ type: 'text', text }` blocks are text, any
-//! other object is opaque. Text crosses into Rust once, as UTF-16.
+//! other object is a rich block. Text crosses into Rust once, as UTF-16.
 
-use std::ffi::CStr;
+use napi::bindgen_prelude::{JsObjectValue, Object, Unknown};
+use napi::{Env, JsValue, Result};
 
-use napi::Result;
+use super::raw::is_str;
+use super::values::{array_len, array_of, as_object, get, spread_with, string_units, type_error};
+use crate::content::{Block, NewText, Piece, Pruned};
+use crate::text::code_point_len;
 
-use super::js::{Js, Value};
-use crate::head_tail::{Block, NewText, Piece, Pruned};
-
-const TYPE: &CStr = c"type";
-const TEXT: &CStr = c"text";
-const LENGTH: &CStr = c"length";
-
-/// A block array read for the core: every block's JS value and, for text
+/// A block array read for the core: every block's JS object and, for text
 /// blocks, the JS text and its code units.
-pub(crate) struct JsBlocks {
-    values: Vec<Value>,
-    texts: Vec<Option<(Value, Vec<u16>)>>,
+pub struct JsBlocks<'env> {
+    values: Vec<Object<'env>>,
+    texts: Vec<Option<(Unknown<'env>, Vec<u16>)>>,
 }
 
-impl JsBlocks {
+impl<'env> JsBlocks<'env> {
     /// Reads `blocks`, naming it `what` in errors (`blocks`, or a path into a session).
-    pub fn read(js: Js, blocks: Value, what: &str) -> Result<Self> {
-        let len = array_len(js, blocks, what)?;
-        let mut values = Vec::with_capacity(len as usize);
-        let mut texts = Vec::with_capacity(len as usize);
+    pub fn read(env: &Env, blocks: &Unknown<'env>, what: &str) -> Result<Self> {
+        let (array, len) = array_len(env, blocks, what)?;
+        let mut values = Vec::new();
+        let mut texts = Vec::new();
         for i in 0..len {
-            let block = js.get_index(blocks, i)?;
-            let text = match text_of(js, block, what, i)? {
-                Some(text) => {
-                    let mut units = Vec::new();
-                    js.read_utf16(text, &mut units)?;
-                    Some((text, units))
-                }
-                None => None,
-            };
+            let block = block_at(env, &array, what, i)?;
+            texts.push(text_of(env, &block, what, i)?);
             values.push(block);
-            texts.push(text);
         }
         Ok(JsBlocks { values, texts })
     }
 
-    /// The core's view: text blocks as code units, the rest opaque.
+    /// The core's view: text blocks as code units, the rest rich.
     pub fn core(&self) -> Vec<Block<'_>> {
-        self.texts.iter().map(|t| t.as_ref().map_or(Block::Other, |(_, units)| Block::Text(units))).collect()
+        self.texts.iter().map(|t| t.as_ref().map_or(Block::Rich, |(_, units)| Block::Text(units))).collect()
     }
 
-    /// The pruned block array: kept blocks as they were, each text block a
-    /// copy of the original (`{ ...block, text }`) with its new text.
-    pub fn build(&self, js: Js, pruned: &Pruned) -> Result<Value> {
+    /// The pruned block array: rich blocks as they were (the same objects),
+    /// each text block a copy of the original (`{ ...block, text }`) with
+    /// its new text.
+    pub fn build(&self, env: &'env Env, pruned: &Pruned) -> Result<Unknown<'env>> {
         let mut out = Vec::with_capacity(pruned.pieces.len());
         for piece in &pruned.pieces {
             out.push(match piece {
-                Piece::Keep(i) => self.values[*i],
+                Piece::Rich(i) => self.values[*i].to_unknown(),
                 Piece::Text { block, text } => {
                     let value = match text {
                         NewText::Unchanged => self.texts[*block].as_ref().map(|(v, _)| *v).expect("a text block"),
-                        NewText::Replaced(units) => js.string_utf16(units)?,
+                        NewText::Replaced(units) => env.create_string_utf16(units)?.to_unknown(),
                     };
-                    js.spread_with(self.values[*block], TEXT, value)?
+                    spread_with(env, &self.values[*block], "text", value)?.to_unknown()
                 }
             });
         }
-        js.array_of(&out)
+        Ok(array_of(env, out)?.to_unknown())
     }
 }
 
 /// Code points of the text blocks of `blocks`, reading one text at a time.
-pub(crate) fn measure(js: Js, blocks: Value, what: &str) -> Result<u64> {
-    let len = array_len(js, blocks, what)?;
-    let mut scratch = Vec::new();
+pub fn measure(env: &Env, blocks: &Unknown<'_>, what: &str) -> Result<u64> {
+    let (array, len) = array_len(env, blocks, what)?;
     let mut total = 0u64;
     for i in 0..len {
-        let block = js.get_index(blocks, i)?;
-        if let Some(text) = text_of(js, block, what, i)? {
-            js.read_utf16(text, &mut scratch)?;
-            total += crate::text::code_point_len(&scratch) as u64;
+        let block = block_at(env, &array, what, i)?;
+        if let Some((_, units)) = text_of(env, &block, what, i)? {
+            total += code_point_len(&units) as u64;
         }
     }
     Ok(total)
 }
 
-/// The JS `text` of a `{ type: 'text' }` block, `None` for any other block.
-fn text_of(js: Js, block: Value, what: &str, i: u32) -> Result<Option<Value>> {
-    if !js.is_object(block)? {
-        return Err(js.type_error(&format!("{what}[{i}] must be a content block object")));
-    }
-    if !js.is_ascii_string(js.get(block, TYPE)?, "text")? {
-        return Ok(None);
-    }
-    let text = js.get(block, TEXT)?;
-    if !js.is_string(text)? {
-        return Err(js.type_error(&format!("{what}[{i}].text must be a string")));
-    }
-    Ok(Some(text))
+/// Element `i` of the block array; a `TypeError` unless it is an object.
+fn block_at<'env>(env: &Env, array: &Object<'env>, what: &str, i: u32) -> Result<Object<'env>> {
+    as_object(&array.get_element(i)?)?
+        .ok_or_else(|| type_error(env, &format!("{what}[{i}] must be a content block object")))
 }
 
-/// Length of an array (a Proxy of an array included: `Array.isArray` is
-/// true for it); a `TypeError` naming `what` for anything else.
-pub(crate) fn array_len(js: Js, value: Value, what: &str) -> Result<u32> {
-    if js.is_array(value)? {
-        return js.array_len(value);
+/// The JS `text` of a `{ type: 'text' }` block and its code units, `None`
+/// for any other block.
+fn text_of<'env>(env: &Env, block: &Object<'env>, what: &str, i: u32) -> Result<Option<(Unknown<'env>, Vec<u16>)>> {
+    if !is_str(&get(block, c"type")?, "text")? {
+        return Ok(None);
     }
-    if js.is_object(value)?
-        && js.is_array_like_proxy(value)?
-        && let Some(n) = js.as_number(js.get(value, LENGTH)?)?
-        && n >= 0.0
-        && n <= f64::from(u32::MAX)
-        && n.fract() == 0.0
-    {
-        return Ok(n as u32);
+    let text = get(block, c"text")?;
+    match string_units(&text)? {
+        Some(units) => Ok(Some((text, units))),
+        None => Err(type_error(env, &format!("{what}[{i}].text must be a string"))),
     }
-    Err(js.type_error(&format!("{what} must be an array")))
 }

@@ -1,39 +1,81 @@
 //! The Node-API surface: JS values in, core calls, JS values out. No
-//! pruning logic lives here; every export catches panics so a bug in Rust
-//! becomes a JS error instead of aborting the process.
+//! pruning logic lives here, and no config rule: the plugin validates the
+//! config (with upstream's messages) and passes typed values; the core's
+//! [`Budgets`] is valid by construction. Every export catches panics, so a
+//! bug in Rust becomes a JS error instead of aborting the process.
 
 // Test builds of the crate leave the exports unregistered, so they look unused.
 #![cfg_attr(test, allow(dead_code))]
 
 mod blocks;
-mod js;
-mod lines;
-mod session;
+mod dsh;
+mod raw;
+mod values;
 mod zstd;
 
-use napi::bindgen_prelude::Unknown;
+use std::collections::BTreeMap;
+
+use napi::bindgen_prelude::{Either, JsObjectValue, Object, Unknown, Utf16String};
 use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
-use crate::config::Budgets;
-use crate::select::LineOptions;
-use crate::session::prune_session;
+use crate::config::{self, Budgets};
+use crate::content::{Block, render_texts};
+use crate::hash;
+use crate::markers::find_markers;
+use crate::session::{prune_session, retrieve as retrieve_from};
+use crate::signals::{Failure, LineSignal};
+use crate::strategy::lines::render::Fate;
+use crate::strategy::lines::{self, LineOptions};
 use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
-use js::{Js, Raw};
-use session::JsSessionLog;
+use dsh::JsSessionLog;
+use values::{array_len, number, range_error, safe_count, string_arg, type_error};
 
-/// The config as the plugin resolved it (already validated in JS).
+/// The marker head/tail puts in place of the removed middle.
+#[napi]
+pub const PRUNE_MARKER: &str = config::PRUNE_MARKER;
+/// Default `thresholdChars`.
+#[napi]
+pub const DEFAULT_THRESHOLD_CHARS: u32 = config::DEFAULT_THRESHOLD_CHARS;
+/// Default `headChars`.
+#[napi]
+pub const DEFAULT_HEAD_CHARS: u32 = config::DEFAULT_HEAD_CHARS;
+/// Default `tailChars`.
+#[napi]
+pub const DEFAULT_TAIL_CHARS: u32 = config::DEFAULT_TAIL_CHARS;
+/// Default `contextLines`.
+#[napi]
+pub const DEFAULT_CONTEXT_LINES: u32 = config::DEFAULT_CONTEXT_LINES;
+/// Default `edgeLines`.
+#[napi]
+pub const DEFAULT_EDGE_LINES: u32 = config::DEFAULT_EDGE_LINES;
+
+/// How over-budget text is cut.
+#[napi(string_enum = "kebab-case")]
+pub enum StrategyName {
+    /// Upstream's head, marker and tail.
+    HeadTail,
+    /// Failure-aware lines with retrievable markers.
+    Lines,
+}
+
+/// A config the plugin has resolved and validated.
 #[napi(object)]
 pub struct PrunerOptions {
-    pub threshold_chars: f64,
-    pub head_chars: f64,
-    pub tail_chars: f64,
-    /// `'head-tail'` (default) or `'lines'`.
+    /// Prune when the text is longer than this many code points.
+    pub threshold_chars: i64,
+    /// Leading code points kept by head/tail.
+    pub head_chars: i64,
+    /// Trailing code points kept by head/tail.
+    pub tail_chars: i64,
+    /// The transform.
     #[napi(ts_type = "'head-tail' | 'lines'")]
-    pub strategy: Option<String>,
-    pub context_lines: Option<f64>,
-    pub edge_lines: Option<f64>,
+    pub strategy: StrategyName,
+    /// Lines mode: neighbours kept around each kept line.
+    pub context_lines: i64,
+    /// Lines mode: lines kept at each end.
+    pub edge_lines: i64,
 }
 
 /// The native pruner behind the `toolResultPruner` service.
@@ -42,38 +84,28 @@ pub struct NativePruner {
     pruner: Pruner,
 }
 
-fn js(env: &Env) -> Js {
-    Js(env.raw())
-}
-
-/// A budget as an integer count; values past any string's length saturate.
-fn budget(env: &Env, name: &str, value: f64, min: f64) -> Result<u64> {
-    if !(value.fract() == 0.0 && value >= min) {
-        return Err(
-            js(env).range_error(&format!("ToolResultPruneConfig: {name} ({value}) must be an integer >= {min}"))
-        );
-    }
-    Ok(value as u64)
+/// A count from a typed option; a `RangeError` naming `name` when negative.
+fn count(env: &Env, name: &str, value: i64) -> Result<u64> {
+    u64::try_from(value).map_err(|_| range_error(env, &format!("PrunerOptions.{name} ({value}) must not be negative")))
 }
 
 #[napi]
 impl NativePruner {
+    /// A pruner for a resolved config.
     #[napi(constructor, catch_unwind)]
     pub fn new(env: Env, options: PrunerOptions) -> Result<Self> {
-        let threshold = budget(&env, "thresholdChars", options.threshold_chars, 1.0)?;
-        let head = budget(&env, "headChars", options.head_chars, 0.0)?;
-        let tail = budget(&env, "tailChars", options.tail_chars, 0.0)?;
-        let budgets = Budgets::new(threshold, head, tail).map_err(|e| js(&env).range_error(&e.to_string()))?;
-        let strategy = match options.strategy.as_deref() {
-            None | Some("head-tail") => Strategy::HeadTail,
-            Some("lines") => Strategy::Lines(LineOptions {
-                context: budget(&env, "contextLines", options.context_lines.unwrap_or(2.0), 0.0)? as usize,
-                edge: budget(&env, "edgeLines", options.edge_lines.unwrap_or(2.0), 0.0)? as usize,
+        let budgets = Budgets::new(
+            count(&env, "thresholdChars", options.threshold_chars)?,
+            count(&env, "headChars", options.head_chars)?,
+            count(&env, "tailChars", options.tail_chars)?,
+        )
+        .map_err(|e| range_error(&env, &format!("PrunerOptions: {e}")))?;
+        let strategy = match options.strategy {
+            StrategyName::HeadTail => Strategy::HeadTail,
+            StrategyName::Lines => Strategy::Lines(LineOptions {
+                context: usize::try_from(count(&env, "contextLines", options.context_lines)?).unwrap_or(usize::MAX),
+                edge: usize::try_from(count(&env, "edgeLines", options.edge_lines)?).unwrap_or(usize::MAX),
             }),
-            Some(other) => {
-                return Err(js(&env)
-                    .type_error(&format!("ToolResultPruneConfig: strategy ({other}) must be 'head-tail' or 'lines'")));
-            }
         };
         Ok(NativePruner { pruner: Pruner { budgets, strategy } })
     }
@@ -81,65 +113,211 @@ impl NativePruner {
     /// Code points of the text blocks.
     #[napi(catch_unwind, ts_args_type = "blocks: ReadonlyArray<object>")]
     pub fn measure_content(&self, env: Env, blocks: Unknown) -> Result<f64> {
-        Ok(blocks::measure(js(&env), blocks.raw(), "measureContent: blocks")? as f64)
+        Ok(blocks::measure(&env, &blocks, "measureContent: blocks")? as f64)
     }
 
     /// The pruned block array, or `null` when within the threshold.
     #[napi(catch_unwind, ts_args_type = "blocks: ReadonlyArray<object>", ts_return_type = "Array<object> | null")]
-    pub fn prune_content(&self, env: Env, blocks: Unknown) -> Result<Raw> {
-        let js = js(&env);
-        let read = JsBlocks::read(js, blocks.raw(), "pruneContent: blocks")?;
-        match self.pruner.prune(&read.core()) {
-            Some(pruned) => Ok(Raw(read.build(js, &pruned)?)),
-            None => Ok(Raw(js.null()?)),
-        }
+    pub fn prune_content<'env>(&self, env: &'env Env, blocks: Unknown<'env>) -> Result<Option<Unknown<'env>>> {
+        let read = JsBlocks::read(env, &blocks, "pruneContent: blocks")?;
+        self.pruner.prune(&read.core()).map(|pruned| read.build(env, &pruned)).transpose()
     }
 
-    /// Prunes one stable snapshot of `session.surface`; see the shim for the
-    /// contract. In lines mode each entry also carries `recoverable`.
+    /// Prunes one stable snapshot of `session.surface`; see the plugin for
+    /// the contract. In lines mode each entry also carries `recoverable`.
     #[napi(
         catch_unwind,
         ts_args_type = "session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }",
         ts_return_type = "{ pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }"
     )]
-    pub fn prune_session(&self, env: Env, session: Unknown, host: Unknown) -> Result<Raw> {
-        let js = js(&env);
-        let mut log = JsSessionLog::new(js, session.raw(), host.raw())?;
+    pub fn prune_session<'env>(
+        &self,
+        env: &'env Env,
+        session: Unknown<'env>,
+        host: Object<'env>,
+    ) -> Result<Object<'env>> {
+        let mut log = JsSessionLog::new(env, &session, host, "pruneSession")?;
         let pruner = self.pruner;
         let report = prune_session(&mut log, |blocks| pruner.prune(blocks))?;
         let lines_mode = matches!(pruner.strategy, Strategy::Lines(_));
         let mut entries = Vec::with_capacity(report.pruned.len());
-        for entry in &report.pruned {
-            let item = js.object()?;
-            js.set(item, c"originalSeq", js.number(entry.original_seq as f64)?)?;
-            js.set(item, c"replacementSeq", js.number(entry.replacement_seq as f64)?)?;
-            js.set(item, c"callId", entry.call_id)?;
-            js.set(item, c"charsBefore", js.number(entry.chars_before as f64)?)?;
-            js.set(item, c"charsAfter", js.number(entry.chars_after as f64)?)?;
+        for (entry, call_id) in report.pruned.iter().zip(&log.call_ids) {
+            let mut item = Object::new(env)?;
+            item.set_named_property("originalSeq", entry.original_seq as f64)?;
+            item.set_named_property("replacementSeq", entry.replacement_seq as f64)?;
+            item.set_named_property("callId", *call_id)?;
+            item.set_named_property("charsBefore", entry.chars_before as f64)?;
+            item.set_named_property("charsAfter", entry.chars_after as f64)?;
             if lines_mode {
-                js.set(item, c"recoverable", lines::recoverable_object(js, &entry.recoverable)?)?;
+                item.set_named_property("recoverable", recoverable_object(env, &entry.recoverable)?)?;
             }
-            entries.push(item);
+            entries.push(item.to_unknown());
         }
-        let out = js.object()?;
-        js.set(out, c"pruned", js.array_of(&entries)?)?;
-        js.set(out, c"charsRemoved", js.number(report.chars_removed as f64)?)?;
-        Ok(Raw(out))
+        let mut out = Object::new(env)?;
+        out.set_named_property("pruned", values::array_of(env, entries)?)?;
+        out.set_named_property("charsRemoved", report.chars_removed as f64)?;
+        Ok(out)
     }
+
+    /// The plan for one text as this pruner makes it: the content the model
+    /// sees, the text behind each marker, and the lines dropped. `spans`
+    /// (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
+    /// in lines mode.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>",
+        ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number }"
+    )]
+    pub fn plan<'env>(
+        &self,
+        env: &'env Env,
+        text: Unknown<'env>,
+        spans: Option<Unknown<'env>>,
+    ) -> Result<Object<'env>> {
+        let units = string_arg(env, &text, "planLines: text")?;
+        let spans = match spans {
+            Some(spans) if spans.get_type()? != napi::ValueType::Undefined => spans_arg(env, &spans)?,
+            _ => Vec::new(),
+        };
+        let blocks = [Block::Text(&units)];
+        let pruned = match self.pruner.strategy {
+            Strategy::Lines(options) => lines::prune_with_spans(&blocks, &self.pruner.budgets, &options, &spans),
+            Strategy::HeadTail => self.pruner.prune(&blocks),
+        };
+        let mut out = Object::new(env)?;
+        match pruned {
+            Some(p) => {
+                let content = render_texts(&blocks, &p).collect::<Vec<_>>().concat();
+                out.set_named_property("content", env.create_string_utf16(&content)?)?;
+                out.set_named_property("recoverable", recoverable_object(env, &p.recovered(&blocks))?)?;
+                out.set_named_property("droppedLines", p.dropped_lines as f64)?;
+            }
+            None => {
+                out.set_named_property("content", text)?;
+                out.set_named_property("recoverable", Object::new(env)?)?;
+                out.set_named_property("droppedLines", 0.0)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One line of an explained plan, as `--explain` prints it.
+#[napi(object)]
+pub struct ExplainedLine {
+    /// What the line carries: `failure`, `weak`, `frame`, `summary`, or `''`.
+    pub class: String,
+    /// What the plan does with it: `keep`, `cut` or `drop`.
+    pub fate: String,
+}
+
+#[napi]
+impl NativePruner {
+    /// Each line of `text` with its class and fate in lines mode; `null` when
+    /// the text is within the threshold or gets upstream's cut.
+    #[napi(catch_unwind, ts_args_type = "text: string")]
+    pub fn explain(&self, env: Env, text: Unknown) -> Result<Option<Vec<ExplainedLine>>> {
+        let units = string_arg(&env, &text, "explain: text")?;
+        let options = match self.pruner.strategy {
+            Strategy::Lines(options) => options,
+            Strategy::HeadTail => LineOptions::default(),
+        };
+        let Some(lines) = lines::explain(&units, &self.pruner.budgets, &options) else { return Ok(None) };
+        Ok(Some(
+            lines
+                .into_iter()
+                .map(|(signal, fate)| ExplainedLine {
+                    class: signal_class(&signal).to_owned(),
+                    fate: match fate {
+                        Fate::Keep => "keep",
+                        Fate::Cut { .. } => "cut",
+                        Fate::Drop => "drop",
+                    }
+                    .to_owned(),
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// The class `--explain` prints for a line's signal.
+fn signal_class(signal: &LineSignal) -> &'static str {
+    match signal.failure {
+        Failure::Strong => "failure",
+        Failure::Weak => "weak",
+        Failure::None if signal.frame => "frame",
+        Failure::None if signal.summary => "summary",
+        Failure::None => "",
+    }
+}
+
+/// `[start, end)` spans from a JS array of `[start, end]` pairs.
+fn spans_arg(env: &Env, value: &Unknown<'_>) -> Result<Vec<std::ops::Range<usize>>> {
+    let what = "planLines: options.spans";
+    let (array, len) = array_len(env, value, what)?;
+    let mut spans = Vec::new();
+    for i in 0..len {
+        let pair: Unknown = array.get_element(i)?;
+        let path = format!("{what}[{i}]");
+        let bad = || type_error(env, &format!("{path} must be a [start, end] pair of non-negative integers"));
+        if !pair.is_array()? {
+            return Err(bad());
+        }
+        let (pair, n) = array_len(env, &pair, &path)?;
+        if n != 2 {
+            return Err(bad());
+        }
+        let mut ends = [0usize; 2];
+        for (k, end) in ends.iter_mut().enumerate() {
+            let n = number(&pair.get_element(k as u32)?)?.and_then(safe_count).ok_or_else(bad)?;
+            *end = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        spans.push(ends[0]..ends[1]);
+    }
+    Ok(spans)
+}
+
+/// `{ [hash]: text }` as a plain object.
+fn recoverable_object<'env>(env: &'env Env, map: &BTreeMap<String, Vec<u16>>) -> Result<Object<'env>> {
+    let mut out = Object::new(env)?;
+    for (hash, text) in map {
+        out.set_named_property(hash, env.create_string_utf16(text)?)?;
+    }
+    Ok(out)
 }
 
 /// The exact text a `<<ccr:HASH …>>` marker in one of `session`'s pruned
 /// tool results stands for, found from the log (the replacement and the
 /// original it cites); `undefined` for any hash the pruner did not write.
 #[napi(catch_unwind, ts_args_type = "session: object, hash: string", ts_return_type = "string | undefined")]
-pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Raw> {
-    let js = js(&env);
-    let hash = String::from_utf16_lossy(&lines::string_arg(js, hash.raw(), "retrieve: hash")?);
-    let found = if crate::markers::is_hash(&hash) { session::retrieve(js, session.raw(), &hash)? } else { None };
-    Ok(Raw(match found {
-        Some(text) => js.string_utf16(&text)?,
-        None => js.undefined()?,
-    }))
+pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Either<Utf16String, ()>> {
+    let hash = String::from_utf16_lossy(&string_arg(&env, &hash, "retrieve: hash")?);
+    let mut log = JsSessionLog::new(&env, &session, Object::new(&env)?, "retrieve")?;
+    if !hash::is_hash(&hash) {
+        return Ok(Either::B(()));
+    }
+    Ok(match retrieve_from(&mut log, &hash)? {
+        Some(text) => Either::A(Utf16String::from(text)),
+        None => Either::B(()),
+    })
+}
+
+/// Code points in `text`, counted as `Array.from(text).length` does.
+#[napi(catch_unwind, ts_args_type = "text: string")]
+pub fn code_point_length(env: Env, text: Unknown) -> Result<f64> {
+    Ok(crate::text::code_point_len(&string_arg(&env, &text, "codePointLength: text")?) as f64)
+}
+
+/// The 24-hex-digit retrieval hash of `text`.
+#[napi(catch_unwind, ts_args_type = "text: string")]
+pub fn content_hash(env: Env, text: Unknown) -> Result<String> {
+    Ok(hash::content_hash(&string_arg(&env, &text, "contentHash: text")?))
+}
+
+/// Retrieval markers in `text`, as this package writes them.
+#[napi(catch_unwind, ts_args_type = "text: string")]
+pub fn count_markers(env: Env, text: Unknown) -> Result<u32> {
+    Ok(find_markers(&string_arg(&env, &text, "countMarkers: text")?).len() as u32)
 }
 
 /// The copy limit, for benchmarks: receives every text block's string as
@@ -147,15 +325,8 @@ pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Raw> {
 /// pruner can be faster than receiving its input.
 #[napi(catch_unwind, ts_args_type = "blocks: ReadonlyArray<object>")]
 pub fn receive_texts(env: Env, blocks: Unknown) -> Result<f64> {
-    let read = JsBlocks::read(js(&env), blocks.raw(), "receiveTexts: blocks")?;
-    Ok(read
-        .core()
-        .iter()
-        .map(|b| match b {
-            crate::content::Block::Text(t) => t.len() as f64,
-            crate::content::Block::Other => 0.0,
-        })
-        .sum())
+    let read = JsBlocks::read(&env, &blocks, "receiveTexts: blocks")?;
+    Ok(read.core().iter().map(|b| if let Block::Text(t) = b { t.len() as f64 } else { 0.0 }).sum())
 }
 
 /// Panics on purpose: the test suite checks that a Rust panic reaches JS as
@@ -163,17 +334,4 @@ pub fn receive_texts(env: Env, blocks: Unknown) -> Result<f64> {
 #[napi(catch_unwind, js_name = "__testPanic")]
 pub fn test_panic(message: String) -> Result<()> {
     panic!("{message}")
-}
-
-/// Code points in `text`, counted as `Array.from(text).length` does.
-#[napi(catch_unwind, ts_args_type = "text: string")]
-pub fn code_point_length(env: Env, text: Unknown) -> Result<f64> {
-    let js = js(&env);
-    let value = text.raw();
-    if !js.is_string(value)? {
-        return Err(js.type_error("codePointLength: text must be a string"));
-    }
-    let mut units = Vec::new();
-    js.read_utf16(value, &mut units)?;
-    Ok(crate::text::code_point_len(&units) as f64)
 }

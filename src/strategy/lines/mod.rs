@@ -24,19 +24,22 @@
 //! retrievable form of head/tail. When even one marker per text block does
 //! not fit the budget, the result is upstream's head/tail.
 
+mod budget;
+pub mod doc;
+pub mod render;
+
 use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
 
-use crate::config::Budgets;
-use crate::content::{Block, NewText, Piece, Pruned};
-use crate::head_tail;
-use crate::lines::{Fate, Plan, cut_cost, for_each_line, render_into, run_cost};
-use crate::markers::{Unit, marker_len};
-use crate::signals::{self, LineSignal, STRONG};
-use crate::text::{code_point_len, code_points_at_most, offset_after, offset_before_last};
+use crate::config::{Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES};
+use crate::content::{self, Block, Pruned};
+use crate::signals::{self, Failure, LineSignal};
+use crate::strategy::head_tail;
+use crate::text::code_points_at_most;
+use budget::Selection;
+use doc::Doc;
+use render::{Fate, render_blocks};
 
-/// Fewest code points of a line worth keeping when it has to be cut.
-const MIN_CUT_KEEP: usize = 64;
 /// A failure or summary line longer than this share of the budget (but at
 /// least 256 code points) is cut.
 const LONG_LINE_SHARE: usize = 16;
@@ -44,8 +47,6 @@ const LONG_LINE_SHARE: usize = 16;
 const CLUSTER_GAP: usize = 4;
 /// How far context grows around signal lines when budget is left.
 const WIDE_CONTEXT: usize = 12;
-/// Consecutive refusals after which growing the ends stops.
-const GIVE_UP_AFTER: usize = 8;
 
 /// How lines mode widens what it keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,208 +59,8 @@ pub struct LineOptions {
 
 impl Default for LineOptions {
     fn default() -> Self {
-        LineOptions { context: 2, edge: 2 }
+        LineOptions { context: DEFAULT_CONTEXT_LINES as usize, edge: DEFAULT_EDGE_LINES as usize }
     }
-}
-
-/// All text blocks' lines in one index space, compactly (a log of many
-/// short lines must not cost much more than its text): a line is its start,
-/// and ends where the next line of its text starts.
-struct Doc<'a> {
-    /// (block index, text) for each text block.
-    texts: Vec<(usize, &'a [u16])>,
-    /// Global line index range of each text.
-    bounds: Vec<Range<usize>>,
-    /// Start (code-unit offset in its text) of each line.
-    starts: Vec<u32>,
-    /// Prefix sums of line code points (one more entry than lines).
-    prefix: Vec<u64>,
-}
-
-impl<'a> Doc<'a> {
-    /// `None` when a text is too long for 32-bit offsets (no JS string is).
-    fn new(blocks: &[Block<'a>]) -> Option<Self> {
-        let mut texts = Vec::new();
-        let mut bounds = Vec::new();
-        let mut starts: Vec<u32> = Vec::new();
-        let mut prefix: Vec<u64> = vec![0];
-        for (block, b) in blocks.iter().enumerate() {
-            let Block::Text(text) = *b else { continue };
-            u32::try_from(text.len()).ok()?;
-            let first = starts.len();
-            let mut total = *prefix.last().expect("starts at zero");
-            for_each_line(text, |range, points| {
-                starts.push(range.start as u32);
-                total += points as u64;
-                prefix.push(total);
-            });
-            bounds.push(first..starts.len());
-            texts.push((block, text));
-        }
-        Some(Doc { texts, bounds, starts, prefix })
-    }
-
-    fn len(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// Index of the text holding line `k`.
-    fn text_of(&self, k: usize) -> usize {
-        self.bounds.partition_point(|b| b.end <= k)
-    }
-
-    /// Code-unit range of line `k` within its text.
-    fn range(&self, k: usize) -> Range<usize> {
-        let t = self.text_of(k);
-        let end = if k + 1 < self.bounds[t].end { self.starts[k + 1] as usize } else { self.texts[t].1.len() };
-        self.starts[k] as usize..end
-    }
-
-    /// The code units of line `k`.
-    fn line(&self, k: usize) -> &'a [u16] {
-        &self.texts[self.text_of(k)].1[self.range(k)]
-    }
-
-    fn cps(&self, k: usize) -> usize {
-        (self.prefix[k + 1] - self.prefix[k]) as usize
-    }
-
-    /// The line ranges of text `t`.
-    fn ranges(&self, t: usize) -> Vec<Range<usize>> {
-        self.bounds[t].clone().map(|k| self.range(k)).collect()
-    }
-
-    /// Cost of dropping lines `run` (all in one text) as one run.
-    fn run_cost(&self, run: Range<usize>) -> usize {
-        if run.is_empty() {
-            return 0;
-        }
-        let last = self.range(run.end - 1);
-        let newline = self.texts[self.text_of(run.end - 1)].1[last.end - 1] == u16::from(b'\n');
-        run_cost(run.len(), (self.prefix[run.end] - self.prefix[run.start]) as usize, newline)
-    }
-
-    fn signals(&self) -> Vec<LineSignal> {
-        let mut out = Vec::with_capacity(self.len());
-        for (t, (_, text)) in self.texts.iter().enumerate() {
-            out.extend(signals::scan(text, &self.ranges(t)));
-        }
-        out
-    }
-}
-
-/// The growing keep-set and the exact size it renders to.
-struct Selection<'d, 'a> {
-    doc: &'d Doc<'a>,
-    fates: Vec<Fate>,
-    kept: BTreeSet<usize>,
-    /// Lines in the order they were added.
-    order: Vec<usize>,
-    cost: usize,
-    budget: usize,
-    head_share: (u64, u64),
-}
-
-impl<'d, 'a> Selection<'d, 'a> {
-    /// The dropped run around line `k`, which is not kept.
-    fn run_around(&self, k: usize) -> Range<usize> {
-        let bounds = &self.doc.bounds[self.doc.text_of(k)];
-        let start = self.kept.range(bounds.start..k).next_back().map_or(bounds.start, |&p| p + 1);
-        let end = self.kept.range(k + 1..bounds.end).next().copied().unwrap_or(bounds.end);
-        start..end
-    }
-
-    /// Adds line `k` if it fits, whole when it is at most `cap` code points
-    /// and fits, else cut to what fits. Returns whether it was added.
-    fn add(&mut self, k: usize, cap: usize) -> bool {
-        if k >= self.fates.len() || self.kept.contains(&k) {
-            return false;
-        }
-        let run = self.run_around(k);
-        let split = self.doc.run_cost(run.start..k) + self.doc.run_cost(k + 1..run.end);
-        let old = self.doc.run_cost(run);
-        let line_cps = self.doc.cps(k);
-        // Cost of everything but line k after adding it (may be negative).
-        let base = self.cost as isize - old as isize + split as isize;
-        let room = self.budget as isize - base;
-        if room <= 0 {
-            return false;
-        }
-        let room = room as usize;
-        if line_cps <= cap.min(room) {
-            return self.commit(k, Fate::Keep, base as usize + line_cps);
-        }
-        // Cut: keep what fits beside an inline marker.
-        let allowance = cap.min(room);
-        let marker = marker_len(line_cps as u64, Unit::Chars);
-        if allowance < marker + MIN_CUT_KEEP {
-            return false;
-        }
-        let keep = allowance - marker;
-        let slice = self.doc.line(k);
-        let (from, to) = cut_points(slice, keep, self.head_share);
-        let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
-        let removed = line_cps - kept_cps;
-        self.commit(k, Fate::Cut { from: from as u32, to: to as u32 }, base as usize + kept_cps + cut_cost(removed))
-    }
-
-    /// Adds the lines `d` away from line `k` on both sides, within its text.
-    fn add_around(&mut self, k: usize, d: usize, cap: usize) {
-        let text = self.doc.bounds[self.doc.text_of(k)].clone();
-        if k >= text.start + d {
-            self.add(k - d, cap);
-        }
-        if k + d < text.end {
-            self.add(k + d, cap);
-        }
-    }
-
-    /// Too little room left for any line worth adding.
-    fn full(&self) -> bool {
-        self.budget - self.cost < MIN_CUT_KEEP
-    }
-
-    /// Adds lines from both ends inward, two from the end for each one from
-    /// the start, until the budget is used up.
-    fn grow_edges(&mut self, edge: usize) {
-        let n = self.fates.len();
-        let (mut front, mut back) = (edge, n.saturating_sub(edge + 1));
-        let mut refused = 0;
-        let mut turn = 0;
-        while front <= back && back < n && refused < GIVE_UP_AFTER && !self.full() {
-            let k = if turn % 3 == 2 {
-                front += 1;
-                front - 1
-            } else {
-                back = back.wrapping_sub(1);
-                back.wrapping_add(1)
-            };
-            turn += 1;
-            if self.kept.contains(&k) {
-                continue;
-            }
-            if self.add(k, self.budget) { refused = 0 } else { refused += 1 }
-        }
-    }
-
-    fn commit(&mut self, k: usize, fate: Fate, cost: usize) -> bool {
-        debug_assert!(cost <= self.budget);
-        self.fates[k] = fate;
-        self.kept.insert(k);
-        self.order.push(k);
-        self.cost = cost;
-        true
-    }
-}
-
-/// Code-unit cut points in `line` keeping `keep` code points, split by the
-/// `(head, tail)` ratio, the tail always holding the line ending.
-fn cut_points(line: &[u16], keep: usize, (head_w, tail_w): (u64, u64)) -> (usize, usize) {
-    let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
-    let tail = keep - head;
-    let from = offset_after(line, head);
-    let to = offset_before_last(line, tail).max(from);
-    (from, to)
 }
 
 /// Lines mode over a block list, or `None` when the text is within the
@@ -279,39 +80,57 @@ pub fn prune_with_spans(
 ) -> Option<Pruned> {
     // A long text is over the threshold without counting; the line pass
     // counts it.
-    if code_points_at_most(head_tail::texts(blocks), budgets.threshold()) {
+    if code_points_at_most(content::texts(blocks), budgets.threshold()) {
         return None;
     }
-    let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
     let Some(doc) = Doc::new(blocks) else {
         return head_tail::prune(blocks, budgets);
     };
-    let floor: usize = doc.bounds.iter().map(|b| doc.run_cost(b.clone())).sum();
-    if floor > budget {
+    let Some((fates, _)) = select(&doc, budgets, options, spans) else {
         // Not even one marker per text fits: upstream's cut, which always does.
         return head_tail::prune(blocks, budgets);
-    }
-    let mut sel = Selection {
-        doc: &doc,
-        fates: vec![Fate::Drop; doc.len()],
-        kept: BTreeSet::new(),
-        order: Vec::new(),
-        cost: floor,
-        budget,
-        head_share: (budgets.head(), budgets.tail()),
     };
-    let n = doc.len();
+    let pruned = render_blocks(blocks, &doc, &fates);
+    let total = doc.total();
+    let guaranteed = pruned.chars_after <= budgets.threshold() && pruned.chars_after < total;
+    debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.threshold());
+    if guaranteed { Some(pruned) } else { head_tail::prune(blocks, budgets) }
+}
+
+/// What lines mode reads in each line of `text` and what it does with it;
+/// `None` when the text is within the threshold or gets upstream's cut.
+pub fn explain(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option<Vec<(LineSignal, Fate)>> {
+    let blocks = [Block::Text(text)];
+    if code_points_at_most(content::texts(&blocks), budgets.threshold()) {
+        return None;
+    }
+    let doc = Doc::new(&blocks)?;
+    let (fates, signals) = select(&doc, budgets, options, &[])?;
+    Some(signals.into_iter().zip(fates).collect())
+}
+
+/// The fate of every line of `doc` and the signals read, or `None` when not
+/// even one marker per text fits the threshold.
+fn select(
+    doc: &Doc<'_>,
+    budgets: &Budgets,
+    options: &LineOptions,
+    spans: &[Range<usize>],
+) -> Option<(Vec<Fate>, Vec<LineSignal>)> {
+    let budget = usize::try_from(budgets.threshold()).unwrap_or(usize::MAX);
+    let mut sel = Selection::new(doc, budget, (budgets.head(), budgets.tail()))?;
+    let n = doc.line_count();
     // Wider than the text means the whole text; clamping keeps loops short.
     let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
     let long_cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
 
     // 1. Caller spans.
-    let touched: BTreeSet<usize> = touched_global(&doc, spans).into_iter().collect();
+    let touched: BTreeSet<usize> = touched_global(doc, spans).into_iter().collect();
     for &k in &touched {
         sel.add(k, long_cap);
     }
-    let signals = doc.signals();
-    let (distinct, repeats) = rank_failures(&doc, &signals);
+    let signals = scan(doc);
+    let (distinct, repeats) = rank_failures(doc, &signals);
     // 2. Distinct failure lines.
     for &k in &distinct {
         sel.add(k, long_cap);
@@ -319,7 +138,7 @@ pub fn prune_with_spans(
     // 3. Distinct summary lines, closing first.
     let mut seen = HashSet::new();
     for k in (0..n).rev() {
-        if signals[k].summary && signals[k].failure == 0 && seen.insert(signals[k].shape) {
+        if signals[k].summary && signals[k].failure == Failure::None && seen.insert(signals[k].shape) {
             sel.add(k, long_cap);
         }
     }
@@ -347,7 +166,7 @@ pub fn prune_with_spans(
     let signal_anchors: Vec<usize> = anchors
         .iter()
         .copied()
-        .filter(|&k| signals[k].failure > 0 || signals[k].summary || touched.contains(&k))
+        .filter(|&k| signals[k].failure > Failure::None || signals[k].summary || touched.contains(&k))
         .collect();
     for d in options.context + 1..=WIDE_CONTEXT {
         if sel.full() {
@@ -358,12 +177,16 @@ pub fn prune_with_spans(
         }
     }
     sel.grow_edges(options.edge);
+    Some((sel.fates, signals))
+}
 
-    let pruned = render_blocks(blocks, &doc, &sel.fates);
-    let total = *doc.prefix.last().expect("starts at zero");
-    let guaranteed = pruned.chars_after <= budgets.threshold() && pruned.chars_after < total;
-    debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.threshold());
-    if guaranteed { Some(pruned) } else { head_tail::prune(blocks, budgets) }
+/// Every line's signal, text by text.
+fn scan(doc: &Doc<'_>) -> Vec<LineSignal> {
+    let mut out = Vec::with_capacity(doc.line_count());
+    for (t, (_, text)) in doc.texts.iter().enumerate() {
+        out.extend(signals::scan(text, &doc.ranges(t)));
+    }
+    out
 }
 
 /// Global indices of the lines touched by `spans` over the joined texts.
@@ -372,12 +195,29 @@ fn touched_global(doc: &Doc<'_>, spans: &[Range<usize>]) -> Vec<usize> {
         return Vec::new();
     }
     let mut offset = 0;
-    let mut joined = Vec::with_capacity(doc.len());
+    let mut joined = Vec::with_capacity(doc.line_count());
     for (t, (_, text)) in doc.texts.iter().enumerate() {
         joined.extend(doc.ranges(t).into_iter().map(|r| offset + r.start..offset + r.end));
         offset += text.len();
     }
-    crate::lines::lines_touched(spans, &joined)
+    lines_touched(spans, &joined)
+}
+
+/// Indices of the lines overlapping any `[start, end)` span, ascending.
+/// Empty spans touch nothing; spans past the end are clipped.
+fn lines_touched(spans: &[Range<usize>], lines: &[Range<usize>]) -> Vec<usize> {
+    let mut touched = vec![false; lines.len()];
+    for span in spans.iter().filter(|s| s.start < s.end) {
+        // First line whose end is past the span's start.
+        let first = lines.partition_point(|l| l.end <= span.start);
+        for (i, line) in lines.iter().enumerate().skip(first) {
+            if line.start >= span.end {
+                break;
+            }
+            touched[i] = true;
+        }
+    }
+    touched.iter().enumerate().filter_map(|(i, &t)| t.then_some(i)).collect()
 }
 
 /// Failure lines ranked for selection (first line of each shape), and the
@@ -387,7 +227,7 @@ fn rank_failures(doc: &Doc<'_>, signals: &[LineSignal]) -> (Vec<usize>, Vec<usiz
     let mut distinct = Vec::new();
     let mut repeats = Vec::new();
     for (k, s) in signals.iter().enumerate() {
-        if s.failure == 0 {
+        if s.failure == Failure::None {
             continue;
         }
         if seen.insert((s.failure, s.shape)) { distinct.push(k) } else { repeats.push(k) }
@@ -412,8 +252,8 @@ fn rank_failures(doc: &Doc<'_>, signals: &[LineSignal]) -> (Vec<usize>, Vec<usiz
         start = end;
     }
     let mut order: Vec<usize> = (0..distinct.len()).collect();
-    order.sort_by_key(|&i| (signals[distinct[i]].failure != STRONG, round[i], distinct[i]));
-    repeats.sort_by_key(|&k| (signals[k].failure != STRONG, k));
+    order.sort_by_key(|&i| (signals[distinct[i]].failure != Failure::Strong, round[i], distinct[i]));
+    repeats.sort_by_key(|&k| (signals[k].failure != Failure::Strong, k));
     (order.into_iter().map(|i| distinct[i]).collect(), repeats)
 }
 
@@ -423,7 +263,7 @@ fn rank_frames(signals: &[LineSignal]) -> Vec<usize> {
     let mut nearest = vec![usize::MAX; n];
     let mut last = None;
     for k in 0..n {
-        if signals[k].failure > 0 {
+        if signals[k].failure > Failure::None {
             last = Some(k);
         }
         if let Some(f) = last {
@@ -432,7 +272,7 @@ fn rank_frames(signals: &[LineSignal]) -> Vec<usize> {
     }
     last = None;
     for k in (0..n).rev() {
-        if signals[k].failure > 0 {
+        if signals[k].failure > Failure::None {
             last = Some(k);
         }
         if let Some(f) = last {
@@ -444,41 +284,11 @@ fn rank_frames(signals: &[LineSignal]) -> Vec<usize> {
     frames
 }
 
-/// Renders each text block with its lines' fates.
-fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned {
-    let mut plan = Plan::default();
-    let mut pieces = Vec::with_capacity(blocks.len());
-    let mut after = 0u64;
-    let mut text_of_block = doc.texts.iter().enumerate().map(|(t, (b, _))| (*b, t)).peekable();
-    for (index, block) in blocks.iter().enumerate() {
-        let Block::Text(text) = *block else {
-            pieces.push(Piece::Keep(index));
-            continue;
-        };
-        let (_, t) = text_of_block.next().expect("one doc text per text block");
-        let bounds = doc.bounds[t].clone();
-        let ranges = doc.ranges(t);
-        plan.content.clear();
-        render_into(text, index, &ranges, &fates[bounds.clone()], &mut plan);
-        after += code_point_len(&plan.content) as u64; // the output: at most the budget
-        if plan.content.is_empty() {
-            continue;
-        }
-        let text_out = if plan.content == text {
-            NewText::Unchanged
-        } else {
-            NewText::Replaced(std::mem::take(&mut plan.content))
-        };
-        pieces.push(Piece::Text { block: index, text: text_out });
-    }
-    Pruned { pieces, chars_after: after, recoverable: plan.recoverable, dropped_lines: plan.dropped_lines }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::render_texts;
-    use crate::lines::expand;
+    use crate::content::{Piece, render_texts};
+    use crate::markers::expand;
     use crate::text::utf16;
     use proptest::prelude::*;
 
@@ -550,9 +360,9 @@ mod tests {
     fn rich_blocks_stay_in_place_and_each_text_is_planned() {
         let a = utf16(&log_with_failure_in_the_middle());
         let b = utf16(&"plain line without signal\n".repeat(300));
-        let blocks = [Block::Text(&a), Block::Other, Block::Text(&b)];
+        let blocks = [Block::Text(&a), Block::Rich, Block::Text(&b)];
         let p = prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap();
-        assert!(matches!(p.pieces[1], Piece::Keep(1)));
+        assert!(matches!(p.pieces[1], Piece::Rich(1)));
         assert_eq!(p.pieces.len(), 3);
         assert!(p.chars_after <= 4096);
         let texts: Vec<Vec<u16>> = render_texts(&blocks, &p).map(<[u16]>::to_vec).collect();
@@ -601,7 +411,7 @@ mod tests {
             let b = Budgets::new(threshold, head.min(threshold - 39), 0).unwrap();
             let mut blocks = vec![Block::Text(&text)];
             if let Some(extra) = extra.as_deref() {
-                blocks.push(Block::Other);
+                blocks.push(Block::Rich);
                 blocks.push(Block::Text(extra));
             }
             crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge }).map_err(TestCaseError::fail)?;

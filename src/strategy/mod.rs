@@ -1,9 +1,11 @@
-//! Choosing the transform: upstream's head/tail, or the line plan.
+//! The transforms: upstream's head/tail, or the failure-aware line plan.
+
+pub mod head_tail;
+pub mod lines;
 
 use crate::config::Budgets;
 use crate::content::{Block, Pruned};
-use crate::head_tail;
-use crate::select::{self, LineOptions};
+use lines::LineOptions;
 
 /// How over-budget content is cut.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,7 +20,9 @@ pub enum Strategy {
 /// A complete pruning configuration: budgets and strategy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pruner {
+    /// The character budgets.
     pub budgets: Budgets,
+    /// The transform.
     pub strategy: Strategy,
 }
 
@@ -29,7 +33,7 @@ impl Pruner {
     pub fn prune(&self, blocks: &[Block<'_>]) -> Option<Pruned> {
         match self.strategy {
             Strategy::HeadTail => head_tail::prune(blocks, &self.budgets),
-            Strategy::Lines(options) => select::prune(blocks, &self.budgets, &options),
+            Strategy::Lines(options) => lines::prune(blocks, &self.budgets, &options),
         }
     }
 }

@@ -5,22 +5,9 @@
 //! the first text block that touches the removed span; drop text blocks left
 //! empty; carry every other block over in place.
 
-use crate::config::{Budgets, PRUNE_MARKER};
-pub use crate::content::{Block, NewText, Piece, Pruned};
-use crate::text::{code_point_len, code_points_at_most, utf16, walk_backward, walk_forward};
-
-/// Total code points of the text blocks; other blocks cost nothing.
-pub fn measure(blocks: &[Block<'_>]) -> u64 {
-    texts(blocks).map(|t| code_point_len(t) as u64).sum()
-}
-
-/// The texts of the text blocks, in order.
-pub fn texts<'b, 'a: 'b>(blocks: &'b [Block<'a>]) -> impl Iterator<Item = &'a [u16]> + Clone + 'b {
-    blocks.iter().filter_map(|b| match *b {
-        Block::Text(t) => Some(t),
-        Block::Other => None,
-    })
-}
+use crate::config::{Budgets, PRUNE_MARKER, PRUNE_MARKER_LEN};
+use crate::content::{Block, NewText, Piece, Pruned};
+use crate::text::{code_points_at_most, utf16, walk_backward, walk_forward};
 
 /// Upstream's head/marker/tail cut, or `None` when the text is within the
 /// threshold. When `Some`, `chars_after == head + marker + tail`, which is
@@ -37,7 +24,7 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
         .enumerate()
         .filter_map(|(i, b)| match b {
             Block::Text(t) => Some((i, *t)),
-            Block::Other => None,
+            Block::Rich => None,
         })
         .collect();
     let threshold = budgets.threshold();
@@ -94,7 +81,7 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
     let mut next_text = 0;
     for (index, block) in blocks.iter().enumerate() {
         let Block::Text(text) = *block else {
-            pieces.push(Piece::Keep(index));
+            pieces.push(Piece::Rich(index));
             continue;
         };
         let k = next_text;
@@ -124,7 +111,7 @@ pub fn prune(blocks: &[Block<'_>], budgets: &Budgets) -> Option<Pruned> {
             _ => {}
         }
     }
-    let chars_after = fixed + crate::config::PRUNE_MARKER_LEN;
+    let chars_after = fixed + PRUNE_MARKER_LEN;
     Some(Pruned { pieces, chars_after, recoverable: Default::default(), dropped_lines: 0 })
 }
 
@@ -164,13 +151,13 @@ mod tests {
         let b = utf16(&"b".repeat(80));
         let c = utf16("cccc");
         let empty = utf16("");
-        let blocks = [Block::Text(&a), Block::Other, Block::Text(&empty), Block::Text(&b), Block::Text(&c)];
+        let blocks = [Block::Text(&a), Block::Rich, Block::Text(&empty), Block::Text(&b), Block::Text(&c)];
         let p = prune(&blocks, &budgets(50, 4, 4)).unwrap();
         assert_eq!(
             p.pieces,
             vec![
                 Piece::Text { block: 0, text: NewText::Unchanged },
-                Piece::Keep(1),
+                Piece::Rich(1),
                 Piece::Text { block: 3, text: NewText::Replaced(utf16(PRUNE_MARKER)) },
                 Piece::Text { block: 4, text: NewText::Unchanged },
             ]
@@ -230,7 +217,7 @@ mod tests {
             head in 0u64..80, tail in 0u64..80, slack in 0u64..60,
         ) {
             let threshold = head + 39 + tail + slack;
-            let blocks: Vec<Block<'_>> = texts.iter().map(|t| t.as_deref().map_or(Block::Other, Block::Text)).collect();
+            let blocks: Vec<Block<'_>> = texts.iter().map(|t| t.as_deref().map_or(Block::Rich, Block::Text)).collect();
             crate::guarantees::check_head_tail(&blocks, &budgets(threshold, head, tail)).map_err(TestCaseError::fail)?;
         }
     }

@@ -1,0 +1,110 @@
+//! Line views: the text the rules read.
+//!
+//! A view is a line without a leading CI timestamp
+//! (`2026-04-22T16:11:57.0127816Z `), without ANSI escapes and without its
+//! line ending; lone surrogates become U+FFFD. Views are built only for the
+//! lines the prefilter flags, so their cost stays small on large logs.
+
+/// Code-unit offset where a line's content starts: after a CI timestamp
+/// prefix and any ANSI escapes in front of the text.
+pub(crate) fn content_start(line: &[u16]) -> usize {
+    let mut at = timestamp_len(line);
+    while let Some(len) = escape_len(&line[at..]) {
+        at += len;
+    }
+    at
+}
+
+/// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.
+fn timestamp_len(line: &[u16]) -> usize {
+    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd";
+    if line.len() < SHAPE.len() + 1 {
+        return 0;
+    }
+    for (i, &want) in SHAPE.iter().enumerate() {
+        let u = line[i];
+        let ok = if want == b'd' { (u16::from(b'0')..=u16::from(b'9')).contains(&u) } else { u == u16::from(want) };
+        if !ok {
+            return 0;
+        }
+    }
+    let mut at = SHAPE.len();
+    if line.get(at) == Some(&u16::from(b'.')) {
+        at += 1;
+        while line.get(at).is_some_and(|u| (u16::from(b'0')..=u16::from(b'9')).contains(u)) {
+            at += 1;
+        }
+    }
+    if line.get(at) != Some(&u16::from(b'Z')) {
+        return 0;
+    }
+    at += 1;
+    if line.get(at) == Some(&u16::from(b' ')) {
+        at += 1;
+    }
+    at
+}
+
+/// Length of an ANSI escape sequence at the start of `s`, if there is one.
+fn escape_len(s: &[u16]) -> Option<usize> {
+    const ESC: u16 = 0x1B;
+    if s.first() != Some(&ESC) {
+        return None;
+    }
+    match s.get(1).copied() {
+        Some(0x5B) => {
+            // CSI: parameters and intermediates, then one final byte.
+            let end = s[2..].iter().position(|&u| (0x40..=0x7E).contains(&u))?;
+            Some(2 + end + 1)
+        }
+        Some(0x5D) => {
+            // OSC: up to BEL or ESC '\'.
+            let mut i = 2;
+            while i < s.len() {
+                if s[i] == 0x07 {
+                    return Some(i + 1);
+                }
+                if s[i] == ESC && s.get(i + 1) == Some(&0x5C) {
+                    return Some(i + 2);
+                }
+                i += 1;
+            }
+            Some(s.len())
+        }
+        Some(_) => Some(2),
+        None => Some(1),
+    }
+}
+
+/// Writes the matching view of `line` into `out` (cleared first): no CI
+/// timestamp, no ANSI escapes, no `\r`/`\n`; lone surrogates become U+FFFD.
+pub fn view(line: &[u16], out: &mut String) {
+    out.clear();
+    let mut at = content_start(line);
+    while at < line.len() {
+        let u = line[at];
+        match u {
+            0x1B => at += escape_len(&line[at..]).unwrap_or(1),
+            0x0D | 0x0A => at += 1,
+            0x00..=0x7F => {
+                // An ASCII run: copied byte for byte.
+                let run = line[at..].iter().take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A).count();
+                out.extend(line[at..at + run].iter().map(|&u| char::from(u as u8)));
+                at += run;
+            }
+            _ => {
+                let width = crate::text::step_forward(line, at);
+                let c = char::decode_utf16(line[at..at + width].iter().copied())
+                    .next()
+                    .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'));
+                out.push(c);
+                at += width;
+            }
+        }
+    }
+}
+
+/// True when the view starts with whitespace (an indented line).
+pub(crate) fn indented(view: &str) -> bool {
+    view.starts_with([' ', '\t'])
+}

@@ -1,0 +1,231 @@
+//! Rendering a line plan: each line's fate in, pruned blocks out.
+//!
+//! Kept lines are copied byte for byte. Each maximal dropped run becomes one
+//! marker line; a run not longer than its marker line stays as it was, since
+//! replacing it would not save anything. A cut line keeps its head and tail
+//! around an inline marker. Every marker's text is recorded by hash.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::content::{Block, NewText, Piece, Pruned, Span};
+use crate::hash::content_hashes;
+use crate::markers::{Unit, format_marker, marker_len};
+use crate::strategy::lines::doc::Doc;
+use crate::text::{code_point_len, code_points_at_most, utf16};
+
+/// What becomes of one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Copied as it is.
+    Keep,
+    /// Part of a dropped run, replaced by that run's marker line.
+    Drop,
+    /// Kept but for `from..to`, which is replaced by an inline chars marker.
+    Cut {
+        /// Code-unit offset within the line where the cut starts.
+        from: u32,
+        /// Code-unit offset within the line where the cut ends.
+        to: u32,
+    },
+}
+
+/// Cost in code points of a dropped run of `n` lines with `len` code points
+/// ending (or not) in `\n`: its marker line, or the run itself when that is
+/// not longer.
+pub fn run_cost(n: usize, len: usize, ends_in_newline: bool) -> usize {
+    len.min(marker_len(n as u64, Unit::Lines) + usize::from(ends_in_newline))
+}
+
+/// Cost in code points of cutting `removed` code points out of a line: the
+/// inline marker, or nothing when the cut would not save anything.
+pub fn cut_cost(removed: usize) -> usize {
+    removed.min(marker_len(removed as u64, Unit::Chars))
+}
+
+/// Renders every text block of `blocks` with its lines' `fates` (one per
+/// line of `doc`); rich blocks are carried over in place and text blocks
+/// left empty are dropped. The dropped texts of all blocks are hashed
+/// together, so a large result shares that work between two cores.
+pub fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned {
+    let plans: Vec<Vec<Segment>> =
+        (0..doc.texts.len()).map(|t| segments(doc.texts[t].1, &doc.ranges(t), &fates[doc.bounds[t].clone()])).collect();
+    let removed: Vec<&[u16]> = plans
+        .iter()
+        .enumerate()
+        .flat_map(|(t, plan)| {
+            plan.iter().filter_map(move |s| match s {
+                Segment::Marker { removed, .. } => Some(&doc.texts[t].1[removed.clone()]),
+                Segment::Text(_) => None,
+            })
+        })
+        .collect();
+    let mut hashes = content_hashes(&removed).into_iter();
+    let mut recoverable = BTreeMap::new();
+    let mut dropped_lines = 0;
+    let mut pieces = Vec::with_capacity(blocks.len());
+    let mut chars_after = 0u64;
+    let mut plans = plans.into_iter();
+    for (index, block) in blocks.iter().enumerate() {
+        let Block::Text(text) = *block else {
+            pieces.push(Piece::Rich(index));
+            continue;
+        };
+        let plan = plans.next().expect("one plan per text block");
+        let mut content = Vec::new();
+        for segment in plan {
+            match segment {
+                Segment::Text(range) => content.extend_from_slice(&text[range]),
+                Segment::Marker { removed, count, unit, newline } => {
+                    let hash = hashes.next().expect("one hash per marker");
+                    content.extend(utf16(&format_marker(&hash, count as u64, unit)));
+                    if newline {
+                        content.push(u16::from(b'\n'));
+                    }
+                    if unit == Unit::Lines {
+                        dropped_lines += count;
+                    }
+                    recoverable.entry(hash).or_insert(Span { block: index, range: removed });
+                }
+            }
+        }
+        chars_after += code_point_len(&content) as u64;
+        if content.is_empty() {
+            continue;
+        }
+        let new = if content == text { NewText::Unchanged } else { NewText::Replaced(content) };
+        pieces.push(Piece::Text { block: index, text: new });
+    }
+    Pruned { pieces, chars_after, recoverable, dropped_lines }
+}
+
+/// A piece of rendered output: input text copied as it is, or a marker for
+/// the `removed` text (followed by the `\n` that closed a dropped run).
+enum Segment {
+    Text(Range<usize>),
+    Marker { removed: Range<usize>, count: usize, unit: Unit, newline: bool },
+}
+
+/// The rendering of `fates` as segments, the keep-the-short-run rule applied.
+fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].clone();
+        match fates[i] {
+            Fate::Keep => out.push(Segment::Text(line)),
+            Fate::Cut { from, to } => {
+                let removed = line.start + from as usize..line.start + to as usize;
+                let count = code_point_len(&text[removed.clone()]);
+                if count <= marker_len(count as u64, Unit::Chars) {
+                    out.push(Segment::Text(line));
+                } else {
+                    out.push(Segment::Text(line.start..removed.start));
+                    out.push(Segment::Marker { removed: removed.clone(), count, unit: Unit::Chars, newline: false });
+                    out.push(Segment::Text(removed.end..line.end));
+                }
+            }
+            Fate::Drop => {
+                let end = (i..lines.len()).find(|&j| fates[j] != Fate::Drop).unwrap_or(lines.len());
+                let range = line.start..lines[end - 1].end;
+                let newline = text[range.end - 1] == u16::from(b'\n');
+                let n = end - i;
+                if code_points_at_most(std::iter::once(&text[range.clone()]), run_cost(n, usize::MAX, newline) as u64) {
+                    out.push(Segment::Text(range));
+                } else {
+                    out.push(Segment::Marker { removed: range, count: n, unit: Unit::Lines, newline });
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::render_texts;
+    use crate::markers::expand;
+    use crate::text::utf16;
+    use proptest::prelude::*;
+
+    /// One text block rendered with `fates`: its output and the pruned result.
+    fn render_one(text: &[u16], fates: &[Fate]) -> (Vec<u16>, Pruned) {
+        let blocks = [Block::Text(text)];
+        let doc = Doc::new(&blocks).unwrap();
+        let pruned = render_blocks(&blocks, &doc, fates);
+        let out = render_texts(&blocks, &pruned).collect::<Vec<_>>().concat();
+        (out, pruned)
+    }
+
+    fn keep_only(keep: &[usize], n: usize) -> Vec<Fate> {
+        (0..n).map(|i| if keep.contains(&i) { Fate::Keep } else { Fate::Drop }).collect()
+    }
+
+    #[test]
+    fn dropped_runs_become_marker_lines_and_short_runs_stay() {
+        let text: String = (0..30).map(|i| format!("line number {i:02} of the log\n")).collect();
+        let t = utf16(&text);
+        let (out, plan) = render_one(&t, &keep_only(&[0, 1, 15, 29], 30));
+        assert_eq!(String::from_utf16_lossy(&out).lines().count(), 4 + 2);
+        assert_eq!(plan.dropped_lines, 13 + 13);
+        assert_eq!(plan.recoverable.len(), 2);
+        assert_eq!(expand(&out, &plan.recovered(&[Block::Text(&t)])), t);
+        // One short dropped line is shorter than a marker: it stays.
+        let short = utf16("keep\nx\nkeep\n");
+        let (out, plan) = render_one(&short, &[Fate::Keep, Fate::Drop, Fate::Keep]);
+        assert_eq!(out, short);
+        assert!(plan.recoverable.is_empty());
+    }
+
+    #[test]
+    fn a_final_run_without_newline_keeps_none() {
+        let t = utf16(&format!("{}\n{}", "a".repeat(80), "b".repeat(80)));
+        let (out, plan) = render_one(&t, &[Fate::Keep, Fate::Drop]);
+        let s = String::from_utf16_lossy(&out);
+        assert!(s.starts_with(&"a".repeat(80)) && s.ends_with("_lines_offloaded>>"));
+        assert_eq!(expand(&out, &plan.recovered(&[Block::Text(&t)])), t);
+    }
+
+    #[test]
+    fn cuts_put_an_inline_marker() {
+        let t = utf16(&format!("HEAD{}TAIL\n", "m".repeat(200)));
+        let (out, plan) = render_one(&t, &[Fate::Cut { from: 4, to: 204 }]);
+        let s = String::from_utf16_lossy(&out);
+        assert!(s.starts_with("HEAD<<ccr:") && s.ends_with(" 200_chars_offloaded>>TAIL\n"), "{s}");
+        assert_eq!(expand(&out, &plan.recovered(&[Block::Text(&t)])), t);
+    }
+
+    #[test]
+    fn rich_blocks_keep_their_place_and_emptied_texts_go() {
+        let a = utf16(&"dropped line of text\n".repeat(10));
+        let b = utf16("kept\n");
+        let blocks = [Block::Rich, Block::Text(&a), Block::Rich, Block::Text(&b), Block::Rich];
+        let doc = Doc::new(&blocks).unwrap();
+        let mut fates = vec![Fate::Drop; 10];
+        fates.push(Fate::Keep);
+        let p = render_blocks(&blocks, &doc, &fates);
+        let kinds: Vec<_> = p.pieces.iter().map(|x| matches!(x, Piece::Rich(_))).collect();
+        assert_eq!(kinds, [true, false, true, false, true]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+        #[test]
+        fn any_keep_set_round_trips(
+            units in prop::collection::vec(prop_oneof![3 => Just(10u16), 20 => 0x20u16..0x7f, 1 => 0xD800u16..0xE000, 1 => 0x4E00u16..0x4E10], 0..600),
+            keep_bits in prop::collection::vec(any::<bool>(), 0..80),
+        ) {
+            let n = crate::text::split_lines(&units).len();
+            let fates: Vec<Fate> = (0..n).map(|i| if keep_bits.get(i) == Some(&true) { Fate::Keep } else { Fate::Drop }).collect();
+            let (out, plan) = render_one(&units, &fates);
+            prop_assert_eq!(expand(&out, &plan.recovered(&[Block::Text(&units)])), units.clone());
+            prop_assert!(code_point_len(&out) <= code_point_len(&units));
+            // Pure: the same inputs give the same plan.
+            prop_assert_eq!(render_one(&units, &fates).1, plan);
+        }
+    }
+}
