@@ -1,9 +1,9 @@
-// Independent helpers for checking line plans: marker expansion, the LogDx
-// signal rule, and the dev corpus.
+// Independent helpers for checking line plans: marker expansion and hashes
+// by the stated rules, and the labelled corpora.
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { criticalRecall, kept, loadCases, normalize } from '../../scripts/recall.js'
 
 const MARKER = /<<ccr:([0-9a-f]{24}) (\d+)_(lines|chars)_offloaded>>/g
 
@@ -52,40 +52,13 @@ export function wtf8(s) {
 /** The stated hash rule, computed with node:crypto. */
 export const sha24 = (s) => createHash('sha256').update(wtf8(s)).digest('hex').slice(0, 24)
 
-// The LogDx-CI text rule: ANSI stripped, CRLF folded, then a signal is kept
-// when its value, an alias, or its file path appears.
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*(?:\x07|\x1b\\)/g
-export const normalize = (s) => s.replace(ANSI, '').replace(/\r\n/g, '\n').replace(/\r/g, '\n')
-export function kept(signal, text) {
-  const probes = [signal.value, ...(signal.aliases ?? []), signal.file]
-  return probes.some((p) => typeof p === 'string' && p.trim() !== '' && text.includes(p.trim()))
-}
-
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 
 /**
  * A labelled corpus (`logdx-dev`: the LogDx-CI dev cases; `generated`: real
- * failing runs produced here): `{ name, text, signals }` per case.
+ * failing runs produced here): `{ name, text, signals }` per case, scored
+ * by the repository's scorer (`scripts/recall.js`).
  */
-export function corpus(name = 'logdx-dev') {
-  const dir = join(FIXTURES, name)
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => ({
-      name: d.name,
-      text: readFileSync(join(dir, d.name, 'raw.log'), 'utf8'),
-      signals: JSON.parse(readFileSync(join(dir, d.name, 'ground_truth.json'), 'utf8')).required_signals,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name))
-}
+export const corpus = (name = 'logdx-dev') => loadCases(join(FIXTURES, name))
 
-/** Macro critical recall of `prune(text) -> output` over the corpus. */
-export function criticalRecall(cases, prune) {
-  let sum = 0
-  for (const c of cases) {
-    const view = normalize(prune(c.text))
-    const critical = c.signals.filter((s) => s.importance === 'critical')
-    sum += critical.length === 0 ? 1 : critical.filter((s) => kept(s, view)).length / critical.length
-  }
-  return sum / cases.length
-}
+export { criticalRecall, kept, normalize }
