@@ -68,10 +68,20 @@ export declare const DEFAULT_THRESHOLD_CHARS: number
 
 /** One line of an explained plan, as `--explain` prints it. */
 export interface ExplainedLine {
-  /** What the line carries: `failure`, `weak`, `frame`, `summary`, or `''`. */
+  /**
+   * What the line carries: `pass` (a pass verdict), `failure`, `weak`, `cause`,
+   * `summary`, `frame`, `flood` (a failure or summary line repeating a
+   * template), or `''`.
+   */
   class: string
   /** What the plan does with it: `keep`, `cut` or `drop`. */
   fate: string
+  /**
+   * Why: the reason it was kept (`failure`, `cause`, `summary`, `frame`,
+   * `repeat`, `weak`, `start`, `end`, `context`, `fill`, `span`), or for a
+   * dropped line `no room` when it carries signal, else `''`.
+   */
+  why: string
 }
 
 /** The marker head/tail puts in place of the removed middle. */
@@ -85,6 +95,8 @@ export interface PrunerOptions {
   headChars: number
   /** Trailing code points kept by head/tail. */
   tailChars: number
+  /** Lines mode's output budget; `headChars + 39 + tailChars` when absent. */
+  keepChars?: number
   /** The transform. */
   strategy: 'head-tail' | 'lines'
   /** Lines mode: neighbours kept around each kept line. */

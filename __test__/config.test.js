@@ -9,11 +9,11 @@ import * as ours from '../lib/index.js'
 import { Ours, Upstream, pruner } from './support/dsh.js'
 
 const UPSTREAM_KEYS = ['thresholdChars', 'headChars', 'tailChars']
-const OUR_KEYS = ', strategy, contextLines, edgeLines'
+const OUR_KEYS = ', strategy, keepChars, contextLines, edgeLines'
 
 /**
  * The outcome of `fn` in upstream's terms: the upstream keys of its value,
- * or the message of what it threw. Our unknown-key message lists our three
+ * or the message of what it threw. Our unknown-key message lists our four
  * extra keys after upstream's list; that is the one stated difference.
  */
 function outcome(fn) {
@@ -31,17 +31,19 @@ describe('resolveConfig', () => {
   test('defaults, frozen and detached', () => {
     const input = { thresholdChars: 9000 }
     const resolved = ours.resolveConfig(input)
-    assert.deepEqual(resolved, { thresholdChars: 9000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
+    // keepChars defaults to what head/tail emits: head + marker + tail.
+    const keepChars = 4096 + upstream.PRUNE_MARKER.length + 1024
+    assert.deepEqual(resolved, { thresholdChars: 9000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', keepChars, contextLines: 2, edgeLines: 2 })
     assert.ok(Object.isFrozen(resolved))
     input.thresholdChars = 1
     assert.equal(resolved.thresholdChars, 9000)
     assert.deepEqual(outcome(() => ours.resolveConfig()), outcome(() => upstream.resolveConfig()))
   })
 
-  test('the unknown-key message is upstream\'s with our three keys added to the list', () => {
+  test('the unknown-key message is upstream\'s with our four keys added to the list', () => {
     assert.throws(() => ours.resolveConfig({ bogus: 1 }), {
       name: 'TypeError',
-      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, contextLines, edgeLines)',
+      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines)',
     })
   })
 
@@ -56,6 +58,19 @@ describe('resolveConfig', () => {
       assert.throws(() => ours.resolveConfig({ [key]: 1.5 }), { name: 'RangeError', message: new RegExp(key) })
       assert.throws(() => ours.resolveConfig({ [key]: '2' }), { name: 'TypeError', message: new RegExp(key) })
       assert.equal(ours.resolveConfig({ [key]: 2 ** 53 })[key], 2 ** 53)
+    }
+  })
+
+  test('keepChars: an integer from the marker\'s length to thresholdChars, defaulting to head + marker + tail', () => {
+    const marker = upstream.PRUNE_MARKER.length
+    assert.equal(ours.resolveConfig({ thresholdChars: 3000, headChars: 1000, tailChars: 500 }).keepChars, 1000 + marker + 500)
+    assert.equal(ours.resolveConfig({ thresholdChars: 3000, keepChars: marker, headChars: 0, tailChars: 0 }).keepChars, marker)
+    assert.equal(ours.resolveConfig({ thresholdChars: 9000, keepChars: 9000 }).keepChars, 9000)
+    for (const keepChars of [marker - 1, 0, -1, 9001, 1.5, NaN, Infinity]) {
+      assert.throws(() => ours.resolveConfig({ thresholdChars: 9000, keepChars }), { name: 'RangeError', message: /keepChars .* must be an integer from 39 to thresholdChars \(9000\)/ })
+    }
+    for (const keepChars of ['4096', true, {}]) {
+      assert.throws(() => ours.resolveConfig({ keepChars }), { name: 'TypeError', message: /keepChars/ })
     }
   })
 
@@ -130,7 +145,7 @@ describe('plugin surface', () => {
   test('the service registers as ctx.toolResultPruner with a frozen config', async () => {
     const p = await pruner(Ours, { thresholdChars: 6000 })
     assert.ok(p instanceof Ours)
-    assert.deepEqual(p.config, { thresholdChars: 6000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
+    assert.deepEqual(p.config, { thresholdChars: 6000, headChars: 4096, tailChars: 1024, strategy: 'head-tail', keepChars: 4096 + upstream.PRUNE_MARKER.length + 1024, contextLines: 2, edgeLines: 2 })
     assert.ok(Object.isFrozen(p.config))
     assert.throws(() => { 'use strict'; p.config.thresholdChars = 1 }, TypeError)
   })

@@ -29,7 +29,7 @@ describe('codePointLength', () => {
 
   test('exports the same constants as upstream', () => {
     assert.equal(ours.PRUNE_MARKER, upstream.PRUNE_MARKER)
-    assert.deepEqual(ours.DEFAULTS, { ...upstream.DEFAULTS, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
+    assert.deepEqual(ours.DEFAULTS, { ...upstream.DEFAULTS, strategy: 'head-tail', keepChars: upstream.DEFAULTS.headChars + upstream.PRUNE_MARKER.length + upstream.DEFAULTS.tailChars, contextLines: 2, edgeLines: 2 })
     assert.ok(Object.isFrozen(ours.DEFAULTS))
     assert.equal(ours.default, ours.ToolResultPruner)
   })

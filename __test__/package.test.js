@@ -99,7 +99,7 @@ for (const [label, bin] of [['Node 20 (this process)', () => process.execPath], 
     const r = spawnSync(bin(), ['main.js'], { cwd: project, encoding: 'utf8' })
     assert.equal(r.status, 0, r.stderr)
     const out = JSON.parse(r.stdout.trim().split('\n').at(-1))
-    assert.deepEqual(out.config, { thresholdChars: 2000, headChars: 1000, tailChars: 200, strategy: 'head-tail', contextLines: 2, edgeLines: 2 })
+    assert.deepEqual(out.config, { thresholdChars: 2000, headChars: 1000, tailChars: 200, strategy: 'head-tail', keepChars: 1000 + 39 + 200, contextLines: 2, edgeLines: 2 })
     assert.equal(out.result.pruned.length, 1)
     const [entry] = out.result.pruned
     assert.equal(entry.originalSeq, 5)

@@ -9,6 +9,7 @@ export const CONFIG_FLAGS = {
   'head-chars': 'headChars',
   'tail-chars': 'tailChars',
   strategy: 'strategy',
+  'keep-chars': 'keepChars',
   'context-lines': 'contextLines',
   'edge-lines': 'edgeLines',
 }
@@ -20,6 +21,7 @@ export const CONFIG_HELP = `  --threshold-chars N   prune when longer than N cod
   --head-chars N        leading code points kept (default ${DEFAULTS.headChars})
   --tail-chars N        trailing code points kept (default ${DEFAULTS.tailChars})
   --strategy S          head-tail (default, upstream's rule) or lines
+  --keep-chars N        lines mode: code points kept at most (default head + 39 + tail)
   --context-lines N     lines mode: neighbours kept around each kept line (default ${DEFAULTS.contextLines})
   --edge-lines N        lines mode: lines kept at the start and the end (default ${DEFAULTS.edgeLines})`
 

@@ -17,6 +17,8 @@ export const DEFAULTS: ResolvedConfig = Object.freeze({
   headChars: native.DEFAULT_HEAD_CHARS,
   tailChars: native.DEFAULT_TAIL_CHARS,
   strategy: 'head-tail',
+  // What head/tail emits, so switching strategy keeps as much as before.
+  keepChars: native.DEFAULT_HEAD_CHARS + PRUNE_MARKER.length + native.DEFAULT_TAIL_CHARS,
   contextLines: native.DEFAULT_CONTEXT_LINES,
   edgeLines: native.DEFAULT_EDGE_LINES,
 })
@@ -54,6 +56,7 @@ export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfi
     headChars: config.headChars ?? DEFAULTS.headChars,
     tailChars: config.tailChars ?? DEFAULTS.tailChars,
     strategy: config.strategy ?? DEFAULTS.strategy,
+    keepChars: config.keepChars,
     contextLines: config.contextLines ?? DEFAULTS.contextLines,
     edgeLines: config.edgeLines ?? DEFAULTS.edgeLines,
   }
@@ -71,7 +74,13 @@ export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfi
       `ToolResultPruneConfig: headChars + marker + tailChars (${emittedChars}) must be at most thresholdChars (${resolved.thresholdChars})`,
     )
   }
-  return Object.freeze(resolved)
+  const keepChars = resolved.keepChars ?? emittedChars
+  const keepRange = `an integer from ${PRUNE_MARKER.length} to thresholdChars (${resolved.thresholdChars})`
+  assertInteger('keepChars', keepChars, PRUNE_MARKER.length, keepRange)
+  if (keepChars > resolved.thresholdChars) {
+    throw new RangeError(`ToolResultPruneConfig: keepChars (${keepChars}) must be ${keepRange}`)
+  }
+  return Object.freeze({ ...resolved, keepChars })
 }
 
 function assertInteger(name: string, value: unknown, min: number, what: string): asserts value is number {

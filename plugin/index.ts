@@ -40,6 +40,7 @@ export class ToolResultPruner extends Service {
     headChars: z.number().step(1).min(0).default(DEFAULTS.headChars),
     tailChars: z.number().step(1).min(0).default(DEFAULTS.tailChars),
     strategy: z.union(['head-tail', 'lines']).default(DEFAULTS.strategy),
+    keepChars: z.number().step(1).min(39),
     contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
     edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
   })

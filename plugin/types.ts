@@ -13,6 +13,11 @@ export interface ToolResultPruneConfig {
   tailChars?: number
   /** `'head-tail'` (upstream's rule, the default) or `'lines'`. */
   strategy?: PruneStrategy
+  /**
+   * Lines mode: code points a pruned result keeps at most. Defaults to
+   * `headChars + 39 + tailChars`, what head/tail keeps; at most `thresholdChars`.
+   */
+  keepChars?: number
   /** Lines mode: neighbours kept on each side of a kept line. Defaults to `2`. */
   contextLines?: number
   /** Lines mode: lines kept at the start and at the end. Defaults to `2`. */
@@ -25,6 +30,7 @@ export interface ResolvedConfig {
   readonly headChars: number
   readonly tailChars: number
   readonly strategy: PruneStrategy
+  readonly keepChars: number
   readonly contextLines: number
   readonly edgeLines: number
 }

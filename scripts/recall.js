@@ -79,7 +79,7 @@ export function tail(text, budget) {
 export function linesConfig(budget) {
   const room = budget - PRUNE_MARKER.length
   const headChars = Math.round((room * DEFAULTS.headChars) / (DEFAULTS.headChars + DEFAULTS.tailChars))
-  return resolveConfig({ strategy: 'lines', thresholdChars: budget, headChars, tailChars: room - headChars })
+  return resolveConfig({ strategy: 'lines', thresholdChars: budget, headChars, tailChars: room - headChars, keepChars: budget })
 }
 
 /** This package's lines mode at output size `budget`. */

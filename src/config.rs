@@ -25,13 +25,15 @@ pub const DEFAULT_CONTEXT_LINES: u32 = 2;
 /// Default lines kept at each end in lines mode (`edgeLines`).
 pub const DEFAULT_EDGE_LINES: u32 = 2;
 
-/// Character budgets in code points. Invariant: `threshold >= 1` and
-/// `head + PRUNE_MARKER_LEN + tail <= threshold`.
+/// Character budgets in code points. Invariant: `threshold >= 1`,
+/// `head + PRUNE_MARKER_LEN + tail <= threshold`, and
+/// `PRUNE_MARKER_LEN <= keep <= threshold`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budgets {
     threshold: u64,
     head: u64,
     tail: u64,
+    keep: u64,
 }
 
 /// Why a set of budgets was refused.
@@ -46,6 +48,13 @@ pub enum BudgetError {
         /// The threshold they exceed.
         threshold: u64,
     },
+    /// Lines mode's output budget is below the marker or above the threshold.
+    KeepOutOfRange {
+        /// The output budget asked for.
+        keep: u64,
+        /// The threshold it must not exceed.
+        threshold: u64,
+    },
 }
 
 impl fmt::Display for BudgetError {
@@ -55,6 +64,9 @@ impl fmt::Display for BudgetError {
             BudgetError::MarkerDoesNotFit { emitted, threshold } => {
                 write!(f, "head + marker + tail ({emitted}) must be at most the threshold ({threshold})")
             }
+            BudgetError::KeepOutOfRange { keep, threshold } => {
+                write!(f, "the lines budget ({keep}) must be from {PRUNE_MARKER_LEN} to the threshold ({threshold})")
+            }
         }
     }
 }
@@ -63,6 +75,8 @@ impl std::error::Error for BudgetError {}
 
 impl Budgets {
     /// Validates and builds budgets; exact integer arithmetic, no overflow.
+    /// Lines mode's output budget is what head/tail emits, `head + marker +
+    /// tail`, so that switching strategy changes what is kept, not how much.
     pub fn new(threshold: u64, head: u64, tail: u64) -> Result<Self, BudgetError> {
         if threshold == 0 {
             return Err(BudgetError::ThresholdNotPositive);
@@ -71,7 +85,32 @@ impl Budgets {
         if emitted > u128::from(threshold) {
             return Err(BudgetError::MarkerDoesNotFit { emitted, threshold });
         }
-        Ok(Budgets { threshold, head, tail })
+        // At most the threshold, checked just above.
+        let keep = emitted as u64;
+        Ok(Budgets { threshold, head, tail, keep })
+    }
+
+    /// These budgets with lines mode's output budget set to `keep` code points.
+    pub fn with_keep(self, keep: u64) -> Result<Self, BudgetError> {
+        if !(PRUNE_MARKER_LEN..=self.threshold).contains(&keep) {
+            return Err(BudgetError::KeepOutOfRange { keep, threshold: self.threshold });
+        }
+        Ok(Budgets { keep, ..self })
+    }
+
+    /// Lines mode's output budget: code points a lines-mode result keeps at most.
+    pub fn keep(&self) -> u64 {
+        self.keep
+    }
+
+    /// Head and tail in the configured ratio, summing to `keep - marker`:
+    /// upstream's cut scaled to lines mode's output budget.
+    pub fn head_tail_within_keep(&self) -> Budgets {
+        let room = self.keep - PRUNE_MARKER_LEN;
+        let head = (u128::from(room) * u128::from(self.head))
+            .checked_div(u128::from(self.head) + u128::from(self.tail))
+            .map_or(room / 2, |h| h as u64);
+        Budgets { threshold: self.threshold, head, tail: room - head, keep: self.keep }
     }
 
     /// Prune when the text is longer than this many code points.
@@ -93,11 +132,8 @@ impl Budgets {
 impl Default for Budgets {
     fn default() -> Self {
         let wide = u64::from;
-        Budgets {
-            threshold: wide(DEFAULT_THRESHOLD_CHARS),
-            head: wide(DEFAULT_HEAD_CHARS),
-            tail: wide(DEFAULT_TAIL_CHARS),
-        }
+        Budgets::new(wide(DEFAULT_THRESHOLD_CHARS), wide(DEFAULT_HEAD_CHARS), wide(DEFAULT_TAIL_CHARS))
+            .expect("the defaults are valid")
     }
 }
 
@@ -115,6 +151,19 @@ mod tests {
     fn defaults_are_valid() {
         let d = Budgets::default();
         assert_eq!(Budgets::new(d.threshold(), d.head(), d.tail()), Ok(d));
+        assert_eq!(d.keep(), 4096 + 39 + 1024);
+    }
+
+    #[test]
+    fn the_lines_budget_is_within_marker_and_threshold() {
+        let b = Budgets::new(8192, 4096, 1024).unwrap();
+        assert_eq!(b.with_keep(8192).unwrap().keep(), 8192);
+        assert_eq!(b.with_keep(39).unwrap().keep(), 39);
+        assert_eq!(b.with_keep(8193), Err(BudgetError::KeepOutOfRange { keep: 8193, threshold: 8192 }));
+        assert_eq!(b.with_keep(38), Err(BudgetError::KeepOutOfRange { keep: 38, threshold: 8192 }));
+        // Upstream's cut scaled into the lines budget keeps the 4:1 ratio.
+        let scaled = b.with_keep(2039).unwrap().head_tail_within_keep();
+        assert_eq!((scaled.head(), scaled.tail()), (1600, 400));
     }
 
     #[test]
