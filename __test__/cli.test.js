@@ -28,7 +28,7 @@ after(() => rmSync(work, { recursive: true, force: true }))
 describe('pruning a file or stdin', () => {
   test('prints what pruneContent gives, for a file and for stdin', async () => {
     const text = readFileSync(example, 'utf8')
-    for (const config of [{}, { strategy: 'lines', thresholdChars: 3000, headChars: 1500, tailChars: 375 }]) {
+    for (const config of [{}, { strategy: 'lines', thresholdChars: 3000, headChars: 1500, tailChars: 375 }, { strategy: 'lines', thresholdChars: 3000, keepChars: 1200, headChars: 1500, tailChars: 375 }]) {
       const p = await pruner(Ours, config)
       const want = p.pruneContent([{ type: 'text', text }])[0].text
       const flags = Object.entries(config).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)])
@@ -60,6 +60,23 @@ describe('pruning a file or stdin', () => {
     assert.ok(plan.droppedLines > 0)
   })
 
+  test('--explain prints one row per line: its fate, why it was kept and its class, agreeing with the pruned text', () => {
+    const text = readFileSync(example, 'utf8')
+    const flags = ['--strategy', 'lines', '--threshold-chars', '4096', '--head-chars', '2048', '--tail-chars', '512']
+    const r = cli(['--explain', ...flags, example])
+    assert.equal(r.status, 0, r.stderr)
+    const lines = text.split('\n').slice(0, -1)
+    const rows = r.stdout.split('\n').slice(0, -1).map((row) => /^ *(\d+) {2}(keep|cut |drop) {2}(no room|\S+) +(\S+) {2}/.exec(row))
+    assert.equal(rows.length, lines.length)
+    assert.ok(rows.every((m, i) => m && Number(m[1]) === i + 1), 'numbered rows')
+    // Kept lines are exactly the lines the pruned text still holds, in order.
+    const pruned = cli(flags.concat(example)).stdout
+    const kept = rows.filter((m) => m[2] === 'keep').map((m) => lines[Number(m[1]) - 1])
+    assert.deepEqual(pruned.split('\n').filter((l) => !l.startsWith('<<ccr:')).slice(0, kept.length), kept)
+    assert.ok(rows.every((m) => (m[2] === 'drop') === (m[3] === '-' || m[3] === 'no room')), 'a reason for each kept line')
+    for (const [i, line] of lines.entries()) if (/ FAILED +\[/.test(line)) assert.equal(rows[i][4], 'failure', line)
+  })
+
   test('bad flags and files: one line naming the problem, exit status 2, the plugin\'s messages', () => {
     const cases = [
       [['--threshold-chars', '1.5', example], /thresholdChars \(1\.5\) must be a positive integer/],
@@ -67,6 +84,7 @@ describe('pruning a file or stdin', () => {
       [['--threshold-chars', '100', example], /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(100\)/],
       [['--strategy', 'middle', example], /strategy \(middle\) must be 'head-tail' or 'lines'/],
       [['--context-lines=-1', example], /contextLines \(-1\) must be a non-negative integer/],
+      [['--keep-chars', '9000', example], /keepChars \(9000\) must be an integer from 39 to thresholdChars \(8192\)/],
       [['session'], /session: expected one FILE/],
       [['retrieve', 'abc'], /retrieve: expected HASH and --session FILE/],
       [['--write', 'x', example], /--write and --session belong to the session and retrieve commands/],

@@ -18,7 +18,8 @@ const big = (n) => [{ type: 'text', text: 'line of output\n'.repeat(n) }]
 
 describe('content blocks: a bad-input table', async () => {
   const headTail = await pruner(Ours, { thresholdChars: 100, headChars: 20, tailChars: 10 })
-  const lines = await pruner(Ours, { strategy: 'lines', thresholdChars: 200, headChars: 20, tailChars: 10 })
+  const linesConfig = { strategy: 'lines', thresholdChars: 200, headChars: 100, tailChars: 50 }
+  const lines = await pruner(Ours, linesConfig)
   const throwing = { type: 'text', get text() { throw new Error('getter exploded') } }
   const rows = [
     ['blocks is null', null, TypeError, /blocks must be an array/],
@@ -75,7 +76,7 @@ describe('content blocks: a bad-input table', async () => {
     const text = '\uDC00first\n' + 'filler line\n'.repeat(50) + 'error: bad \uD800 byte\n' + 'tail\uDBFF\n'
     const out = lines.pruneContent([{ type: 'text', text }])[0].text
     assert.ok(out.startsWith('\uDC00first\n') && out.includes('error: bad \uD800 byte\n') && out.endsWith('tail\uDBFF\n'))
-    const plan = trp.planLines(text, { thresholdChars: 200, headChars: 20, tailChars: 10 })
+    const plan = trp.planLines(text, linesConfig)
     assert.equal(plan.content, out)
     assert.equal(expand(plan.content, plan.recoverable), text)
   })
@@ -174,11 +175,12 @@ describe('config values: a bad-input table', () => {
 })
 
 describe('markers that lie', async () => {
-  const p = await pruner(Ours, { strategy: 'lines', thresholdChars: 2000, headChars: 0, tailChars: 0 })
+  const config = { strategy: 'lines', thresholdChars: 2000, headChars: 0, tailChars: 0, keepChars: 2000 }
+  const p = await pruner(Ours, config)
   test('input that already holds PRUNE_MARKER or <<ccr:…>> lines is kept as text and still round-trips', () => {
     const fake = `<<ccr:${'a'.repeat(24)} 12_lines_offloaded>>\n`
     const text = `start\n${trp.PRUNE_MARKER}\n${fake}` + 'noise line here\n'.repeat(400) + `FAILED tests/x.py\n${fake}end\n`
-    const plan = trp.planLines(text, { thresholdChars: 2000, headChars: 0, tailChars: 0 })
+    const plan = trp.planLines(text, config)
     assert.equal(p.pruneContent([{ type: 'text', text }])[0].text, plan.content)
     assert.ok(plan.content.includes(fake))
     assert.equal(expand(plan.content, plan.recoverable), text)

@@ -92,7 +92,7 @@ describe("pruneSession with strategy 'lines'", async () => {
   test('two dropped runs with the same text share one hash, and both markers resolve to it', () => {
     // Failure lines far apart inside two identical blocks; distinct sections
     // at both ends soak up the budget left after their context.
-    const block = Array.from({ length: 2000 }, (_, i) => `  step ${i}: compiling\n`).join('')
+    const block = Array.from({ length: 2000 }, (_, i) => `step ${i}: compiling\n`).join('')
     const section = (name) => Array.from({ length: 300 }, (_, i) => `${name} line ${i} with distinct text\n`).join('')
     const text = `${section('head')}FAILED first\n${block}FAILED second\n${block}FAILED third\n${section('tail')}`
     const session = sessionWith([[[{ content: [{ type: 'text', text }] }]]])

@@ -14,7 +14,7 @@ function readText(file) {
   }
 }
 
-/** One row per line: number, fate, class, and the line (shortened). */
+/** One row per line: number, fate, why it was kept, class, and the line (shortened). */
 function explainText(text, pruner) {
   const explained = pruner.explain(text)
   if (explained === null) {
@@ -24,9 +24,9 @@ function explainText(text, pruner) {
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const width = String(lines.length).length
-  const rows = explained.map(({ class: kind, fate }, i) => {
+  const rows = explained.map(({ class: kind, fate, why }, i) => {
     const line = lines[i].length > 160 ? `${lines[i].slice(0, 157)}...` : lines[i]
-    return `${String(i + 1).padStart(width)}  ${fate.padEnd(4)}  ${kind.padEnd(7)}  ${line}`
+    return `${String(i + 1).padStart(width)}  ${fate.padEnd(4)}  ${(why || '-').padEnd(8)}  ${(kind || '-').padEnd(7)}  ${line}`
   })
   process.stdout.write(rows.join('\n') + '\n')
 }

@@ -74,7 +74,7 @@ pub fn check_head_tail(blocks: &[Block<'_>], budgets: &Budgets) -> Result<(), St
 }
 
 /// Lines mode on `blocks`: `None` only within the threshold; else within
-/// budget, smaller, final, deterministic, every hash the SHA-256 prefix of
+/// the threshold and `keepChars`, smaller, final, deterministic, every hash the SHA-256 prefix of
 /// its text, and every text block expands back to its input exactly from
 /// `recoverable` (unless upstream's non-retrievable fallback was needed).
 pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOptions) -> Result<(), String> {
@@ -85,6 +85,12 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
         return Ok(());
     };
     let texts = budget_and_finality(blocks, &pruned, threshold, |b| lines::prune(b, budgets, options))?;
+    ensure!(
+        pruned.chars_after <= budgets.keep(),
+        "{} code points over keepChars {}",
+        pruned.chars_after,
+        budgets.keep()
+    );
     ensure!(lines::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {

@@ -375,7 +375,7 @@ mod tests {
         let text: String = (0..400).map(|i| format!("step {i} of a long build\n")).collect();
         let mut log = MemoryLog::default();
         log.push(result("a", &text));
-        let b = Budgets::new(2000, 0, 0).unwrap();
+        let b = Budgets::new(2000, 0, 0).and_then(|b| b.with_keep(2000)).unwrap();
         let report = prune_session(&mut log, |blocks| lines::prune(blocks, &b, &LineOptions::default())).unwrap();
         let entry = &report.pruned[0];
         assert!(!entry.recoverable.is_empty());

@@ -1,4 +1,4 @@
-//! Lines mode over random block lists: within budget, smaller, final,
+//! Lines mode over random block lists and budgets (keepChars included): within budget, smaller, final,
 //! deterministic, and every text block expands back to its input exactly
 //! from `recoverable` (lone surrogates included).
 #![no_main]
@@ -17,6 +17,13 @@ fuzz_target!(|data: &[u8]| {
     let tail = word(data, 4) % (threshold - 38 - head);
     let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6) };
     let budgets = Budgets::new(threshold, head, tail).expect("valid by construction");
+    // Half the runs set keepChars anywhere in its range; the rest keep head + marker + tail.
+    let budgets = if data[7] & 0x80 == 0 {
+        budgets
+    } else {
+        let keep = 39 + (word(data, 2) ^ word(data, 4)) % (threshold - 38);
+        budgets.with_keep(keep).expect("valid by construction")
+    };
     let units = units(&data[8..]);
     let decoded = blocks(&units);
     if let Err(broken) = check_lines(&core(&decoded), &budgets, &options) {

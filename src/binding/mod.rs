@@ -24,9 +24,9 @@ use crate::content::{Block, render_texts};
 use crate::hash;
 use crate::markers::find_markers;
 use crate::session::{prune_session, retrieve as retrieve_from};
-use crate::signals::{Failure, LineSignal};
+use crate::signals::{Failure, Frame};
 use crate::strategy::lines::render::Fate;
-use crate::strategy::lines::{self, LineOptions};
+use crate::strategy::lines::{self, Explained, LineOptions, Reason};
 use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
 use dsh::JsSessionLog;
@@ -69,6 +69,8 @@ pub struct PrunerOptions {
     pub head_chars: i64,
     /// Trailing code points kept by head/tail.
     pub tail_chars: i64,
+    /// Lines mode's output budget; `headChars + 39 + tailChars` when absent.
+    pub keep_chars: Option<i64>,
     /// The transform.
     #[napi(ts_type = "'head-tail' | 'lines'")]
     pub strategy: StrategyName,
@@ -94,11 +96,16 @@ impl NativePruner {
     /// A pruner for a resolved config.
     #[napi(constructor, catch_unwind)]
     pub fn new(env: Env, options: PrunerOptions) -> Result<Self> {
+        let keep = options.keep_chars.map(|k| count(&env, "keepChars", k)).transpose()?;
         let budgets = Budgets::new(
             count(&env, "thresholdChars", options.threshold_chars)?,
             count(&env, "headChars", options.head_chars)?,
             count(&env, "tailChars", options.tail_chars)?,
         )
+        .and_then(|b| match keep {
+            Some(keep) => b.with_keep(keep),
+            None => Ok(b),
+        })
         .map_err(|e| range_error(&env, &format!("PrunerOptions: {e}")))?;
         let strategy = match options.strategy {
             StrategyName::HeadTail => Strategy::HeadTail,
@@ -205,10 +212,16 @@ impl NativePruner {
 /// One line of an explained plan, as `--explain` prints it.
 #[napi(object)]
 pub struct ExplainedLine {
-    /// What the line carries: `failure`, `weak`, `frame`, `summary`, or `''`.
+    /// What the line carries: `pass` (a pass verdict), `failure`, `weak`, `cause`,
+    /// `summary`, `frame`, `flood` (a failure or summary line repeating a
+    /// template), or `''`.
     pub class: String,
     /// What the plan does with it: `keep`, `cut` or `drop`.
     pub fate: String,
+    /// Why: the reason it was kept (`failure`, `cause`, `summary`, `frame`,
+    /// `repeat`, `weak`, `start`, `end`, `context`, `fill`, `span`), or for a
+    /// dropped line `no room` when it carries signal, else `''`.
+    pub why: String,
 }
 
 #[napi]
@@ -223,32 +236,50 @@ impl NativePruner {
             Strategy::HeadTail => LineOptions::default(),
         };
         let Some(lines) = lines::explain(&units, &self.pruner.budgets, &options) else { return Ok(None) };
-        Ok(Some(
-            lines
-                .into_iter()
-                .map(|(signal, fate)| ExplainedLine {
-                    class: signal_class(&signal).to_owned(),
-                    fate: match fate {
-                        Fate::Keep => "keep",
-                        Fate::Cut { .. } => "cut",
-                        Fate::Drop => "drop",
-                    }
-                    .to_owned(),
-                })
-                .collect(),
-        ))
+        Ok(Some(lines.iter().map(explained_line).collect()))
     }
 }
 
-/// The class `--explain` prints for a line's signal.
-fn signal_class(signal: &LineSignal) -> &'static str {
-    match signal.failure {
-        Failure::Strong => "failure",
-        Failure::Weak => "weak",
-        Failure::None if signal.frame => "frame",
-        Failure::None if signal.summary => "summary",
-        Failure::None => "",
-    }
+/// The words `--explain` prints for one line.
+fn explained_line(line: &Explained) -> ExplainedLine {
+    let s = &line.signal;
+    let class = if line.flood {
+        "flood"
+    } else if s.pass {
+        "pass"
+    } else {
+        match s.failure {
+            Failure::Strong => "failure",
+            Failure::Weak => "weak",
+            Failure::None if s.summary => "summary",
+            Failure::None if s.frame != Frame::None => "frame",
+            Failure::None if s.cause => "cause",
+            Failure::None => "",
+        }
+    };
+    let fate = match line.fate {
+        Fate::Keep => "keep",
+        Fate::Cut { .. } => "cut",
+        Fate::Drop => "drop",
+    };
+    let why = match line.reason {
+        Some(reason) => match reason {
+            Reason::Span => "span",
+            Reason::Failure => "failure",
+            Reason::Cause => "cause",
+            Reason::Summary => "summary",
+            Reason::Frame => "frame",
+            Reason::Repeat => "repeat",
+            Reason::Weak => "weak",
+            Reason::Start => "start",
+            Reason::End => "end",
+            Reason::Context => "context",
+            Reason::Fill => "fill",
+        },
+        None if !class.is_empty() && class != "pass" => "no room",
+        None => "",
+    };
+    ExplainedLine { class: class.to_owned(), fate: fate.to_owned(), why: why.to_owned() }
 }
 
 /// `[start, end)` spans from a JS array of `[start, end]` pairs.

@@ -2,27 +2,25 @@
 //!
 //! One fast, case-insensitive multi-literal scan over the text narrowed to
 //! one byte per code unit, in bounded windows, split over two threads on
-//! large texts. A line no trigger touches is never read by the rules.
+//! large texts. The keywords are the rules' anchors
+//! ([`rules::anchors`](super::rules::anchors)), so a line a rule would
+//! match is always flagged; a line no trigger touches is never read by the
+//! rules.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-/// Keywords (lowercase ASCII, matched against the lowercased narrowed text)
-/// that make a line worth a closer look. All are at least four bytes, so a
-/// SIMD multi-literal searcher takes them.
-#[rustfmt::skip]
-const TRIGGERS: &[&str] = &[
-    "error", "err!", "err_", "fail", "fatal", "panic", "exception", "traceback", "exit", "abort",
-    "segmentation", "core dumped", "sigsegv", "sigabrt", "sigbus", "crash",
-    "passed", "skipped", "pending", "warnings", "test result", "ran ", "found ", "total", "xfailed", "deselected",
-    "expected", "received", "caused by", "not ok",
-];
+/// Byte that stands for a failure glyph (`●`, `✕`, `✗`, `×`, `✘`) in the
+/// narrowed text, where such glyphs are found apart from the keywords.
+const GLYPH: u8 = 1;
 
-/// Non-ASCII characters the rules look for (`✕`, `✗`, `●`), and the bytes
-/// that stand for them in the narrowed text, where they are found apart.
-const GLYPHS: [(u16, u8); 3] = [(0x2715, 1), (0x2717, 2), (0x25CF, 3)];
+/// True for a failure glyph: the dingbat marks U+2700..U+27BF, `●`, `×`.
+#[inline(always)]
+fn is_glyph(u: u16) -> bool {
+    (0x2700..0x27C0).contains(&u) || u == 0x25CF || u == 0x00D7
+}
 
 /// The keyword scan, over the text narrowed to one byte per code unit: a
 /// SIMD multi-literal searcher where the CPU has one, else an automaton;
@@ -48,14 +46,14 @@ fn triggers() -> &'static Triggers {
         let packed = aho_corasick::packed::Config::new()
             .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
             .builder()
-            .extend(TRIGGERS)
+            .extend(super::rules::anchors())
             .build();
         match packed {
             Some(searcher) => Triggers::Packed(searcher),
             None => Triggers::Automaton(
                 AhoCorasickBuilder::new()
                     .match_kind(MatchKind::LeftmostFirst)
-                    .build(TRIGGERS)
+                    .build(super::rules::anchors())
                     .expect("static trigger patterns"),
             ),
         }
@@ -133,16 +131,16 @@ fn flag_range(text: &[u16], lines: &[Range<usize>], flagged: &mut [bool]) {
             let mut line = first;
             triggers().starts(&narrowed, |offset| mark(offset, &mut line));
             let mut line = first;
-            memchr::memchr3_iter(GLYPHS[0].1, GLYPHS[1].1, GLYPHS[2].1, &narrowed)
-                .for_each(|offset| mark(offset, &mut line));
+            memchr::memchr_iter(GLYPH, &narrowed).for_each(|offset| mark(offset, &mut line));
             from = to;
         }
         first = last + 1;
     }
 }
 
-/// One byte per code unit: ASCII lowercased, the rule glyphs as
-/// `\x01`..`\x03`, anything else `0x80`. Offsets equal code-unit offsets.
+/// One byte per code unit: ASCII lowercased with every digit as `0` (so an
+/// anchor's `0` stands for any digit), failure glyphs as [`GLYPH`],
+/// anything else `0x80`. Offsets equal code-unit offsets.
 fn narrow_into(text: &[u16], out: &mut Vec<u8>) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
@@ -167,10 +165,15 @@ fn narrow(text: &[u16], out: &mut Vec<u8>) {
     out.clear();
     // Selects only, no branches: the compiler vectorises this.
     out.extend(text.iter().map(|&u| {
-        let byte = if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 };
-        let byte = if u == GLYPHS[0].0 { GLYPHS[0].1 } else { byte };
-        let byte = if u == GLYPHS[1].0 { GLYPHS[1].1 } else { byte };
-        if u == GLYPHS[2].0 { GLYPHS[2].1 } else { byte }
+        let lower = (u as u8).to_ascii_lowercase();
+        let byte = if u >= 0x80 {
+            0x80
+        } else if lower.is_ascii_digit() {
+            b'0'
+        } else {
+            lower
+        };
+        if is_glyph(u) { GLYPH } else { byte }
     }));
 }
 

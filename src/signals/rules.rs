@@ -1,77 +1,185 @@
-//! The rules that decide whether a line is a failure line, a summary or a
-//! stack frame: the rule data and the matching over one line's view.
-//! The README lists these rules; `signals/mod.rs` applies them line by line.
+//! The rules that decide what a line says: a failure, a pass, a summary,
+//! or chatter. This is the file to read for "is this a failure line?".
+//!
+//! Each rule is a row of [`RULES`]: what the line is, the lowercase
+//! keywords (*anchors*) the prefilter looks for, the pattern over the line's
+//! view, and examples. The prefilter's keyword list is the union of the
+//! anchors, and a test runs every example through the prefilter and the
+//! rules, so the pre-check cannot drift from the rules. A line's verdict
+//! comes before its words: a line that reports a pass is never a failure
+//! line, whatever it says (`✔ rejects bad input with an error`).
 
 use std::sync::OnceLock;
 
 use regex::bytes::{Regex, RegexBuilder};
 
-pub(crate) struct Rules {
-    pub strong: Regex,
-    pub quiet: Regex,
-    pub summary: Regex,
-    pub frame: Regex,
-    pub python_traceback: Regex,
-    pub rust_panic: Regex,
+/// What a rule says about a line it matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Says {
+    /// A failure verdict or diagnostic.
+    Failure,
+    /// A test, step or build reported as passing.
+    Pass,
+    /// A count of results or a closing status.
+    Summary,
+    /// Debug, info or trace logging: never a failure, whatever its words.
+    Chatter,
 }
 
-/// A byte regex over views, ASCII classes (`\\b`, `\\w`, `\\s`): fast on any input.
+/// One rule: what it says, its anchors, its pattern, and lines it matches.
+pub struct Rule {
+    /// What a matching line is.
+    pub says: Says,
+    /// Lowercase keywords one of which every matching line contains (the
+    /// prefilter's triggers; a `0` stands for any ASCII digit); empty for
+    /// rules read on flagged lines only.
+    pub anchors: &'static [&'static str],
+    /// The pattern over the line's view (byte regex, ASCII classes).
+    pub pattern: &'static str,
+    /// Lines the rule matches (checked by the tests).
+    pub examples: &'static [&'static str],
+}
+
+/// The rules, grouped by what they say. The README's rule list is this table.
+#[rustfmt::skip]
+pub const RULES: &[Rule] = &[
+    // ---- failures ----
+    Rule { says: Says::Failure, anchors: &["traceback"], pattern: r"Traceback \(most recent call last\)",
+        examples: &["Traceback (most recent call last):"] },
+    Rule { says: Says::Failure, anchors: &["panic", "fatal"], pattern: r"\bpanicked at\b|^\s*panic:\s|\bfatal runtime error\b",
+        examples: &["thread 'main' panicked at src/lib.rs:3:5:", "panic: runtime error: invalid memory address or nil pointer dereference"] },
+    Rule { says: Says::Failure, anchors: &["segmentation", "core dumped", "sigsegv", "sigabrt", "sigbus", "sigill", "sigfpe", "sigkill"],
+        pattern: r"\bSegmentation fault\b|\bcore dumped\b|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b",
+        examples: &["Segmentation fault (core dumped)", "Process terminated by SIGFPE", "[signal SIGSEGV: segmentation violation code=0x1]"] },
+    Rule { says: Says::Failure, anchors: &["error", "fatal"],
+        pattern: r"^\s*(?:\[[^\]]*\]\s*)?(?:error|ERROR|Error|fatal|FATAL|Fatal)(?:\[[\w-]+\])?\s*[:!]|\b(?:error|Error|ERROR):\s|^npm error\b",
+        examples: &["error[E0308]: mismatched types", "fatal: not a git repository", "ERROR: Could not build wheels for pycairo",
+                    "  error: subprocess-exited-with-error", "npm error code EUSAGE"] },
+    Rule { says: Says::Failure, anchors: &["error"],
+        pattern: r":\d+(?::\d+)?(?::|\s+-)\s*(?:fatal )?(?:error|Error|ERROR)\b|\berror (?:TS|CS|C|LNK)\d+\b|\(\d+,\d+\):\s*error\b",
+        examples: &["src/main.c:12:5: error: expected ';'", "yaml/visit.js:38:5 - error TS7006: Parameter 'x' implicitly has an 'any' type.",
+                    "src/bad.ts(3,47): error TS2322: Type 'number' is not assignable to type 'string'."] },
+    Rule { says: Says::Failure, anchors: &["error"], pattern: r"##\[error\]|^\s*::error\b",
+        examples: &["##[error]Process completed with exit code 1.", "::error file=app.js,line=1::Missing semicolon"] },
+    Rule { says: Says::Failure, anchors: &["fail", "error", "fatal"], pattern: r"\bFAILED\b|\bFAILURES?\b|\bFAIL\b|\bFailed\b|\bERROR\b|\bFATAL\b",
+        examples: &["FAILED tests/test_x.py::test_y - AssertionError", "--- FAIL: TestParse (0.00s)", " FAIL  src/app.test.js",
+                    "mypy.....................................................................Failed", "ERROR tests/test_io.py - ImportError"] },
+    Rule { says: Says::Failure, anchors: &["not ok"], pattern: r"^\s*not ok\b",
+        examples: &["not ok 12 - rejects a missing token", "    not ok 3 - parses two sorts"] },
+    Rule { says: Says::Failure, anchors: &[], pattern: "^\\s*(?:\u{25CF}|\u{2715}|\u{2717}|\u{00D7}|\u{2718})\\s",
+        examples: &["  \u{25CF} config get \u{203A} reads npm options", "    \u{2715} parses two sorts (3 ms)"] },
+    Rule { says: Says::Failure, anchors: &["error", "exception"], pattern: r"\b[A-Z][\w.$]*(?:Error|Exception)\b(?:\s*\[[\w_]+\])?(?::|\s*$)",
+        examples: &["java.lang.IllegalStateException: boom", "TypeError: parsed.sort.split is not a function",
+                    "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:", "tests/test_more.py:741: AssertionError"] },
+    Rule { says: Says::Failure, anchors: &["caused by"], pattern: r"^\s*Caused by:",
+        examples: &["Caused by: java.io.IOException: disk full"] },
+    Rule { says: Says::Failure, anchors: &["exit"],
+        pattern: r"(?i:\bexit(?:ed|ing)?\s+(?:with\s+)?(?:exit\s+)?(?:code|status)\s*[:=]?\s*-?[1-9])|(?i:\bnon-zero exit\b)|(?i:\bexit status [1-9])|\breturned [1-9]\d* exit status",
+        examples: &["Process completed with exit code 2.", "error: script \"lint\" exited with code 127", "collect2: error: ld returned 1 exit status"] },
+    Rule { says: Says::Failure, anchors: &["error"], pattern: r"\*\*\* .*\bError \d+",
+        examples: &["make: *** [Makefile:13: build/pack] Error 1"] },
+    Rule { says: Says::Failure, anchors: &["err!", "err_", "command failed"], pattern: r"npm ERR!|\bERR_PNPM_\w+|^\s*error\s+Command failed",
+        examples: &["npm ERR! code ELIFECYCLE", " ERR_PNPM_NO_MATCHING_VERSION  No matching version found", "error Command failed with exit code 1."] },
+    Rule { says: Says::Failure, anchors: &["undefined reference", "command not found", "no such file or directory", "permission denied", "cannot find"],
+        pattern: r"\bundefined reference to\b|\bcommand not found\b|\bNo such file or directory\b|\bPermission denied\b|\bcannot find (?:symbol|module|name|package)\b",
+        examples: &["pack.c:60: undefined reference to `frame_checksum'", "bash: line 1: yarn: command not found",
+                    "cp: cannot stat 'dist/app.js': No such file or directory", "error: cannot find symbol"] },
+    Rule { says: Says::Failure, anchors: &["____"], pattern: r"^_{3,} \S.* _{3,}$",
+        examples: &["____________________ test_split_conserves_total[amount59-3] ____________________"] },
+    Rule { says: Says::Failure, anchors: &["timed out", "timeout"], pattern: r"(?i:\btimed out\b|\btimeout of \d+\s*ms exceeded\b|\bexceeded timeout\b)",
+        examples: &["Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure \"done()\" is called", "the job timed out after 30 minutes"] },
+    // ---- passes: a line that says a test or step passed is never a failure line ----
+    Rule { says: Says::Pass, anchors: &[], pattern: r"^\s*ok\s+\d+\b|\.\.\.\s+ok\b|\bPASS(?:ED)?\b|--- PASS:|\[\s*(?:OK|PASSED)\s*\]|^\s*#\s*Subtest:",
+        examples: &["ok 3 - reports an error for a bad port", "test parser::errors::unclosed_brace ... ok", "test_raises_error PASSED",
+                    "--- PASS: TestFail (0.00s)", "# Subtest: rejects bad input then reports error", "[       OK ] ErrorTest.Throws (0 ms)"] },
+    Rule { says: Says::Pass, anchors: &[], pattern: "^\\s*(?:\u{2713}|\u{2714}|\u{221A})\\s|\u{2714} SUCCESSFUL|\\bSUCCESS(?:FUL)?\\b",
+        examples: &["  \u{2713} fails when the token is missing (4 ms)", "    \u{2714} should throw an error on bad input",
+                    "status: \u{2714} SUCCESSFUL"] },
+    // ---- summaries ----
+    Rule { says: Says::Summary, anchors: &["0 pass", "fail", "error", "0 warning", "0 skipped", "0 pending", "0 test", "0 suite", "0 deselected",
+                                          "0 todo", "0 snapshot", "0 example", "0 spec", "0 check", "0 problem", "0 total"],
+        pattern: r"(?i)(?:^|[\s(\[,;|=])\d+ (?:passed|passing|failed|failing|errors?|warnings?|skipped|pending|tests?|suites?|xfailed|deselected|todos?|snapshots?|examples?|specs?|checks?|problems?|total)\b",
+        examples: &["Tests:       1 failed, 484 passed, 485 total", "= 2 failed, 244 passed in 0.17s =", "Found 279 errors in 9 files (checked 1458 source files)",
+                    "12 tests completed", "\u{2716} 554 problems (474 errors, 80 warnings)", "  212 passing (29ms)", "Snapshots:   0 total",
+                    "Test Suites: 2 failed, 2 total", "      Tests  5 passed (5)", "Ran 1690 tests in 14.222s"] },
+    Rule { says: Says::Summary, anchors: &["time:", "duration"],
+        pattern: r"(?i)^\s*(?:time:|duration(?:\s*:|\s{2,}\d))",
+        examples: &["Time:  2.514 s", "Duration  452ms (transform 30ms)"] },
+    Rule { says: Says::Summary, anchors: &["0 pass", "finished", "successful", "succeeded", "fail", "# test", "# pass", "# suites", "0% test"],
+        pattern: r"(?i)\btest result: \w+\. \d+ passed|^\s*finished\b|^\s*successfully (?:installed|built|compiled|created|deployed|uninstalled)\b|^\s*# (?:tests|pass|fail|suites)\s+\d+|\b\d+% tests passed\b|\bbuild (?:finished|succeeded|failed|successful)\b",
+        examples: &["test result: FAILED. 133 passed; 1 failed", "    Finished `release` profile [optimized] target(s) in 19.62s",
+                    "Successfully installed lxml-5.3.0", "# fail  17", "# tests 12", "89% tests passed, 4 tests failed out of 36",
+                    "build finished with problems, 63 warnings (with warnings treated as errors).", "Build succeeded."] },
+    // ---- chatter: logged at a level below warning ----
+    Rule { says: Says::Chatter, anchors: &[],
+        pattern: r#"(?i:\blevel=(?:debug|info|trace)\b)|(?i:"level"\s*:\s*"(?:debug|info|trace)")|(?i:\[(?:debug|info|trace)\])|^\s*(?:DEBUG|INFO|TRACE)\b|\s(?:DEBUG|INFO|TRACE)\s|^npm (?:verbose|http|silly|timing)\b"#,
+        examples: &["time=\"x\" level=debug msg=\"fetch failed\"", "[INFO] Exception counts: none", "npm http fetch GET 200 https://registry.npmjs.org/error-ex"] },
+];
+
+/// The weak failure words: a failure in prose, counted only outside paths
+/// and identifiers and when not negated (`0 errors`, `errors: 0`, `no errors`).
+pub const WEAK_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "failed",
+    "failure",
+    "failures",
+    "fail",
+    "failing",
+    "fatal",
+    "panic",
+    "panicked",
+    "exception",
+    "exceptions",
+    "traceback",
+    "abort",
+    "aborted",
+    "crash",
+    "crashed",
+];
+
+/// The rules compiled: one regex per kind of verdict.
+pub(crate) struct Compiled {
+    pub failure: Regex,
+    pub pass: Regex,
+    pub summary: Regex,
+    pub chatter: Regex,
+}
+
+/// A byte regex over views, ASCII classes (`\b`, `\w`, `\s`): fast on any input.
 fn ascii_regex(pattern: &str) -> Regex {
     RegexBuilder::new(pattern).unicode(false).build().expect("static rule")
 }
 
-pub(crate) fn rules() -> &'static Rules {
-    static RULES: OnceLock<Rules> = OnceLock::new();
-    // The weak words are matched by `weak_failure`, word by word.
-    RULES.get_or_init(|| Rules {
-        strong: ascii_regex(
-            r#"(?x)
-              Traceback\ \(most\ recent\ call\ last\)
-            | \bpanicked\ at\b | ^\s*panic:\s | \bSegmentation\ fault\b | \bcore\ dumped\b
-            | \bSIG(?:SEGV|ABRT|BUS|ILL|FPE)\b | \bfatal\ runtime\ error\b
-            | ^\s*(?:\[[^\]]*\]\s*)?(?:error|ERROR|Error|fatal|FATAL|Fatal)(?:\[[\w-]+\])?\s*[:!]
-            | \b(?:error|Error|ERROR):\s
-            | :\d+(?::\d+)?(?::|\s+-)\s*(?:fatal\ )?(?:error|Error|ERROR)\b
-            | \berror\ (?:TS|CS|C|LNK)\d+\b
-            | \#\#\[error\] | ^\s*::error\b
-            | \bFAILED\b | \bFAILURES?\b | \bFAIL\b | \bFailed\b | \bERROR\b | \bFATAL\b
-            | ^\s*not\ ok\b
-            | ^\s*(?:\xE2\x97\x8F|\xE2\x9C\x95|\xE2\x9C\x97)\s
-            | \b[A-Z][\w.$]*(?:Error|Exception)\b(?::|\s*$)
-            | ^\s*Caused\ by:
-            | (?i:\bexit(?:ed|ing)?\s+(?:with\s+)?(?:exit\s+)?(?:code|status)\s*[:=]?\s*-?[1-9])
-            | (?i:\bnon-zero\ exit\b)
-            | npm\ ERR! | \bERR_PNPM_\w+ | ^\s*error\s+Command\ failed
-            | ^\s*(?:Expected|Received)(?:\ value)?:\s
-            "#,
-        ),
-        quiet: ascii_regex(
-            r#"(?x)
-              (?i:\blevel=(?:debug|info|trace)\b) | (?i:"level"\s*:\s*"(?:debug|info|trace)")
-            | (?i:\[(?:debug|info|trace)\]) | ^\s*(?:DEBUG|INFO|TRACE)\b | \s(?:DEBUG|INFO|TRACE)\s
-            "#,
-        ),
-        summary: ascii_regex(
-            r"(?xi)
-              \b\d+\s+(?:passed|failed|failing|errors?|warnings?|skipped|pending|tests?|suites?|xfailed|xpassed|deselected|todos?|snapshots?|examples?|specs?|checks?|problems?)\b
-            | ^\s*(?:tests?|test\ suites|test\ files|suites|snapshots|time|duration)\s*:
-            | \btest\ result\b | ^\s*ran\ \d+\ tests?\b
-            ",
-        ),
-        frame: ascii_regex(
-            r#"(?x)
-              ^\s+at\s+\S
-            | ^\s+File\ "
-            | ^\s+\d+:\s+\S
-            | ^\s*goroutine\ \d+\ \[
-            | ^\s+\S+\.(?:go|rs|py|js|mjs|cjs|ts|tsx|java|kt|scala|rb|c|cc|cpp|h|hpp|cs|swift):\d+
-            | ^\s*stack\ backtrace:
-            | ^\s+\.\.\.\ \d+\ more
-            "#,
-        ),
-        python_traceback: ascii_regex(r"Traceback \(most recent call last\)"),
-        rust_panic: ascii_regex(r"\bpanicked at\b"),
+/// The alternation of every rule that says `says`.
+fn union(says: Says) -> String {
+    RULES.iter().filter(|r| r.says == says).map(|r| format!("(?:{})", r.pattern)).collect::<Vec<_>>().join("|")
+}
+
+/// The compiled rules, built once.
+pub(crate) fn compiled() -> &'static Compiled {
+    static COMPILED: OnceLock<Compiled> = OnceLock::new();
+    COMPILED.get_or_init(|| Compiled {
+        failure: ascii_regex(&union(Says::Failure)),
+        pass: ascii_regex(&union(Says::Pass)),
+        summary: ascii_regex(&union(Says::Summary)),
+        chatter: ascii_regex(&union(Says::Chatter)),
     })
+}
+
+/// Every anchor of every rule, and the weak words: the prefilter's
+/// triggers. An anchor that holds another one is left out, since a line
+/// with it is flagged by the shorter one anyway. All are at least four
+/// bytes, so a SIMD multi-literal searcher takes them.
+pub(crate) fn anchors() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = RULES.iter().flat_map(|r| r.anchors.iter().copied()).collect();
+    all.extend(WEAK_WORDS.iter().copied());
+    all.sort_unstable();
+    all.dedup();
+    let minimal: Vec<&'static str> =
+        all.iter().copied().filter(|a| !all.iter().any(|b| b != a && a.contains(b))).collect();
+    debug_assert!(minimal.iter().all(|a| a.len() >= 4), "anchors are at least four bytes");
+    minimal
 }
 
 /// The view with the insides of quoted strings removed, so a keyword
@@ -108,25 +216,6 @@ pub(crate) fn without_quoted(view: &str) -> String {
 /// Weak failure words: whole words (not part of an identifier such as
 /// `error-chain` or `test_error`), outside path-like tokens, not negated.
 pub(crate) fn weak_failure(view: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "error",
-        "errors",
-        "failed",
-        "failure",
-        "failures",
-        "fail",
-        "failing",
-        "fatal",
-        "panic",
-        "panicked",
-        "exception",
-        "exceptions",
-        "traceback",
-        "abort",
-        "aborted",
-        "crash",
-        "crashed",
-    ];
     let mut previous = String::new();
     for token in view.split_whitespace() {
         if token.contains(['/', '\\']) {
@@ -141,7 +230,7 @@ pub(crate) fn weak_failure(view: &str) -> bool {
                 continue;
             }
             let lower = trimmed.to_ascii_lowercase();
-            if WORDS.contains(&lower.as_str()) {
+            if WEAK_WORDS.contains(&lower.as_str()) {
                 let after = &view[word_end..];
                 let zero_after = after.trim_start_matches([':', '=', ' ']).starts_with('0');
                 let negated = matches!(previous.as_str(), "0" | "no" | "without" | "zero");

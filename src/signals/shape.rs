@@ -1,74 +1,93 @@
-//! Line shapes: a line with its variable parts blanked, so lines of one
-//! template (the same words around other numbers, ids, paths or quoted
-//! names) count once.
+//! Line templates: lines that say the same thing about different things
+//! count as one, so a flood of one message does not crowd out the rest.
+//!
+//! In the manner of Drain (He et al., "Drain: An Online Log Parsing Approach
+//! with Fixed Depth Tree", 2017): a line's words, with numbers, hex ids,
+//! quoted strings and paths blanked, are compared with the templates seen so
+//! far that have as many words and begin with the same word; a line that
+//! agrees with a template in at least half of its words joins it, and the
+//! words where they differ become wildcards. So `test a::b ... ok` and
+//! `test c::d ... ok`, or one mypy error about 279 different names, share a
+//! template, while the few lines that differ in their message do not.
 
-use std::hash::Hasher;
+use std::collections::HashMap;
 
-/// Hash of the line's shape: quoted strings, path-like tokens, numbers and
-/// long hex ids blanked, whitespace runs folded.
-pub fn shape_hash(view: &str) -> u32 {
-    // The shape is spelled out, then hashed once.
-    let mut shape = String::with_capacity(view.len());
-    let mut token = String::new();
-    let mut chars = view.trim().chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' | '\'' | '`' => {
-                let quote = c;
-                let rest = chars.as_str();
-                match rest.find(quote) {
-                    Some(end) => {
-                        token.push('\u{1}');
-                        chars = rest[end + quote.len_utf8()..].chars();
-                    }
-                    None => token.push(quote),
-                }
-            }
-            c if c.is_whitespace() => push_token_shape(&mut token, &mut shape),
-            c => token.push(c),
-        }
-    }
-    push_token_shape(&mut token, &mut shape);
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    hasher.write(shape.as_bytes());
-    let h = hasher.finish();
-    (h ^ (h >> 32)) as u32
+/// Words beyond this many are not compared (long lines are rare and costly).
+const MAX_WORDS: usize = 24;
+
+/// A word of a template: a literal, or a wildcard where lines differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Word {
+    Literal(String),
+    Any,
 }
 
-/// Appends one whitespace-delimited token's shape, then a space, to
-/// `shape`, and clears the token.
-fn push_token_shape(token: &mut String, shape: &mut String) {
-    if token.is_empty() {
-        return;
-    }
-    if token.contains(['/', '\\']) {
-        shape.push('/');
-    } else {
-        let mut rest = token.as_str();
-        while let Some(c) = rest.chars().next() {
-            let run_len = rest.find(|d: char| !d.is_ascii_alphanumeric()).unwrap_or(rest.len());
-            if run_len > 0 {
-                let run = &rest[..run_len];
-                let has_digit = run.bytes().any(|b| b.is_ascii_digit());
-                if has_digit && run.len() >= 7 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    shape.push('#');
-                } else {
-                    let mut last_digit = false;
-                    for d in run.chars() {
-                        let digit = d.is_ascii_digit();
-                        if !(digit && last_digit) {
-                            shape.push(if digit { '0' } else { d });
-                        }
-                        last_digit = digit;
+/// The templates of one text, built as its lines are read in order.
+#[derive(Default)]
+pub struct Templates {
+    /// (word count, first word) → template ids.
+    groups: HashMap<(usize, String), Vec<u32>>,
+    words: Vec<Vec<Word>>,
+}
+
+impl Templates {
+    /// The template of `view` (a line's view), joining or creating one; ids
+    /// start at 1.
+    pub fn id(&mut self, view: &str) -> u32 {
+        let words: Vec<Word> = view.split_whitespace().take(MAX_WORDS).map(blank).collect();
+        let first = match words.first() {
+            Some(Word::Literal(w)) => w.clone(),
+            _ => String::new(),
+        };
+        let key = (words.len(), first);
+        let candidates = self.groups.entry(key).or_default();
+        let mut best = None;
+        for &id in candidates.iter() {
+            let template = &self.words[id as usize - 1];
+            let same = template.iter().zip(&words).filter(|(t, w)| **t == Word::Any || t == w).count();
+            if 2 * same >= words.len() && best.is_none_or(|(_, s)| same > s) {
+                best = Some((id, same));
+            }
+        }
+        match best {
+            Some((id, _)) => {
+                for (t, w) in self.words[id as usize - 1].iter_mut().zip(&words) {
+                    if *t != *w {
+                        *t = Word::Any;
                     }
                 }
-                rest = &rest[run_len..];
-            } else {
-                shape.push(c);
-                rest = &rest[c.len_utf8()..];
+                id
+            }
+            None => {
+                self.words.push(words);
+                let id = self.words.len() as u32;
+                candidates.push(id);
+                id
             }
         }
     }
-    shape.push(' ');
-    token.clear();
+}
+
+/// A word as templates compare it: a wildcard when it holds a digit, a
+/// path separator or a quotation, else the word itself.
+fn blank(word: &str) -> Word {
+    let variable = word.bytes().any(|b| b.is_ascii_digit() || matches!(b, b'/' | b'\\' | b'"' | b'\'' | b'`'));
+    if variable { Word::Any } else { Word::Literal(word.to_owned()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_of_one_template_share_it() {
+        let mut t = Templates::default();
+        let a = t.id("test parser::errors::unclosed_brace ... ok");
+        assert_eq!(t.id("test parser::lexer::keywords ... ok"), a);
+        let e = t.id("src/a.py:3: error: Function is missing a type annotation  [no-untyped-def]");
+        assert_eq!(t.id("src/b/c.py:110: error: Function is missing a type annotation  [no-untyped-def]"), e);
+        assert_ne!(t.id("src/b/c.py:110: error: Module has no attribute \"x\"  [attr-defined]"), e);
+        assert_eq!(t.id("FAILED test_split[amount59-3]"), t.id("FAILED test_split[amount7-2]"));
+        assert_ne!(t.id("error: could not compile `app` due to 2 previous errors"), a);
+    }
 }

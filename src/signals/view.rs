@@ -1,8 +1,9 @@
 //! Line views: the text the rules read.
 //!
 //! A view is a line without a leading CI timestamp
-//! (`2026-04-22T16:11:57.0127816Z `), without ANSI escapes and without its
-//! line ending; lone surrogates become U+FFFD. Views are built only for the
+//! (`2026-04-22T16:11:57.0127816Z `), without ANSI escapes (also when a log
+//! download kept them as caret text, `^[[31m`) and without its line ending;
+//! lone surrogates become U+FFFD. Views are built only for the
 //! lines the prefilter flags, so their cost stays small on large logs.
 
 /// Code-unit offset where a line's content starts: after a CI timestamp
@@ -45,9 +46,15 @@ fn timestamp_len(line: &[u16]) -> usize {
     at
 }
 
-/// Length of an ANSI escape sequence at the start of `s`, if there is one.
+/// Length of an ANSI escape sequence at the start of `s`, if there is one:
+/// introduced by ESC, or by its caret form `^[` followed by a CSI `[`.
 fn escape_len(s: &[u16]) -> Option<usize> {
     const ESC: u16 = 0x1B;
+    if s.starts_with(&[0x5E, 0x5B, 0x5B]) {
+        // `^[[…m`: a CSI whose ESC was written as caret text.
+        let end = s[3..].iter().position(|&u| (0x40..=0x7E).contains(&u))?;
+        return Some(3 + end + 1);
+    }
     if s.first() != Some(&ESC) {
         return None;
     }
@@ -85,10 +92,14 @@ pub fn view(line: &[u16], out: &mut String) {
         let u = line[at];
         match u {
             0x1B => at += escape_len(&line[at..]).unwrap_or(1),
+            0x5E if escape_len(&line[at..]).is_some() => at += escape_len(&line[at..]).unwrap_or(1),
             0x0D | 0x0A => at += 1,
             0x00..=0x7F => {
-                // An ASCII run: copied byte for byte.
-                let run = line[at..].iter().take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A).count();
+                // An ASCII run: copied byte for byte (a `^` ends it, to look for a caret escape).
+                let run = 1 + line[at + 1..]
+                    .iter()
+                    .take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A && u != 0x5E)
+                    .count();
                 out.extend(line[at..at + run].iter().map(|&u| char::from(u as u8)));
                 at += run;
             }

@@ -12,24 +12,28 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::markers::{Unit, marker_len};
+use crate::strategy::lines::Reason;
 use crate::strategy::lines::doc::Doc;
 use crate::strategy::lines::render::{Fate, cut_cost};
 use crate::text::{code_point_len, offset_after, offset_before_last};
 
 /// Fewest code points of a line worth keeping when it has to be cut.
 const MIN_CUT_KEEP: usize = 64;
-/// Consecutive refusals after which growing the ends stops.
-const GIVE_UP_AFTER: usize = 8;
 
 /// The growing keep-set and the exact size it renders to. Invariant:
-/// `cost` is the code points `fates` render to, and never above `budget`.
+/// `cost` is the code points `fates` render to, and never above `limit`,
+/// which is never above `budget`.
 pub struct Selection<'d, 'a> {
     doc: &'d Doc<'a>,
+    /// Each line's fate so far.
     pub fates: Vec<Fate>,
+    /// Why each kept line was kept (`None` for dropped lines).
+    pub why: Vec<Option<Reason>>,
+    /// The reason recorded for the lines added next.
+    pub reason: Reason,
     kept: BTreeSet<usize>,
-    /// Lines in the order they were added.
-    pub order: Vec<usize>,
     cost: usize,
+    limit: usize,
     budget: usize,
     head_share: (u64, u64),
 }
@@ -42,12 +46,30 @@ impl<'d, 'a> Selection<'d, 'a> {
         (floor <= budget).then(|| Selection {
             doc,
             fates: vec![Fate::Drop; doc.line_count()],
+            why: vec![None; doc.line_count()],
+            reason: Reason::Fill,
             kept: BTreeSet::new(),
-            order: Vec::new(),
             cost: floor,
+            limit: budget,
             budget,
             head_share,
         })
+    }
+
+    /// Code points the selection renders to now.
+    pub fn cost(&self) -> usize {
+        self.cost
+    }
+
+    /// Lets lines be added only while the size stays within `limit` (capped
+    /// at the budget): room held back for what comes later.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit.min(self.budget);
+    }
+
+    /// Whether line `k` is kept (whole or cut).
+    pub fn is_kept(&self, k: usize) -> bool {
+        self.fates.get(k).is_some_and(|f| !matches!(f, Fate::Drop))
     }
 
     /// The dropped run around line `k`, which is not kept.
@@ -61,7 +83,7 @@ impl<'d, 'a> Selection<'d, 'a> {
     /// Adds line `k` if it fits, whole when it is at most `cap` code points
     /// and fits, else cut to what fits. Returns whether it was added.
     pub fn add(&mut self, k: usize, cap: usize) -> bool {
-        if k >= self.fates.len() || self.kept.contains(&k) {
+        if k >= self.fates.len() || self.is_kept(k) {
             return false;
         }
         let run = self.run_around(k);
@@ -70,7 +92,7 @@ impl<'d, 'a> Selection<'d, 'a> {
         let line_cps = self.doc.cps(k);
         // Cost of everything but line k after adding it (may be negative).
         let base = self.cost as isize - old as isize + split as isize;
-        let room = self.budget as isize - base;
+        let room = self.limit as isize - base;
         if room <= 0 {
             return false;
         }
@@ -92,50 +114,16 @@ impl<'d, 'a> Selection<'d, 'a> {
         self.commit(k, Fate::Cut { from: from as u32, to: to as u32 }, base as usize + kept_cps + cut_cost(removed))
     }
 
-    /// Adds the lines `d` away from line `k` on both sides, within its text.
-    pub fn add_around(&mut self, k: usize, d: usize, cap: usize) {
-        let text = self.doc.bounds[self.doc.text_of(k)].clone();
-        if k >= text.start + d {
-            self.add(k - d, cap);
-        }
-        if k + d < text.end {
-            self.add(k + d, cap);
-        }
-    }
-
     /// Too little room left for any line worth adding.
     pub fn full(&self) -> bool {
-        self.budget - self.cost < MIN_CUT_KEEP
-    }
-
-    /// Adds lines from both ends inward, two from the end for each one from
-    /// the start, until the budget is used up.
-    pub fn grow_edges(&mut self, edge: usize) {
-        let n = self.fates.len();
-        let (mut front, mut back) = (edge, n.saturating_sub(edge + 1));
-        let mut refused = 0;
-        let mut turn = 0;
-        while front <= back && back < n && refused < GIVE_UP_AFTER && !self.full() {
-            let k = if turn % 3 == 2 {
-                front += 1;
-                front - 1
-            } else {
-                back = back.wrapping_sub(1);
-                back.wrapping_add(1)
-            };
-            turn += 1;
-            if self.kept.contains(&k) {
-                continue;
-            }
-            if self.add(k, self.budget) { refused = 0 } else { refused += 1 }
-        }
+        self.limit.saturating_sub(self.cost) < MIN_CUT_KEEP
     }
 
     fn commit(&mut self, k: usize, fate: Fate, cost: usize) -> bool {
-        debug_assert!(cost <= self.budget);
+        debug_assert!(cost <= self.limit && self.limit <= self.budget);
         self.fates[k] = fate;
+        self.why[k] = Some(self.reason);
         self.kept.insert(k);
-        self.order.push(k);
         self.cost = cost;
         true
     }
