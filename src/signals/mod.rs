@@ -67,6 +67,8 @@ pub struct LineSignal {
 const CAUSE_BELOW: usize = 16;
 /// Non-blank lines just above a failure line that explain it (a command, a test's title).
 const CAUSE_ABOVE: usize = 2;
+/// Lines of compiler context above a diagnostic read at most.
+const CONTEXT_ABOVE: usize = 32;
 /// Lines between a failure line and the first frame of its trace.
 const TRACE_GAP: usize = 3;
 
@@ -127,10 +129,34 @@ pub fn scan(text: &[u16], lines: &[Range<usize>]) -> Vec<LineSignal> {
         if i < next {
             continue;
         }
+        mark_context_above(text, lines, i, &mut out, &mut buf);
         mark_cause_above(text, lines, i, &mut out, &mut buf);
         next = follow(text, lines, i, &mut out, &mut buf, &mut templates);
     }
     out
+}
+
+/// Marks the compiler context right above failure line `i` (includes,
+/// the function or template instantiation, what required it) as a trace
+/// whose frames are one line each: the project's line in it names where
+/// the error comes from.
+fn mark_context_above(text: &[u16], lines: &[Range<usize>], i: usize, out: &mut [LineSignal], buf: &mut String) {
+    let patterns = traces::patterns();
+    let mut j = i;
+    while j > 0 && i - j < CONTEXT_ABOVE {
+        let s = out[j - 1];
+        if s.failure > Failure::None || s.summary || s.frame != Frame::None {
+            break;
+        }
+        view(&text[lines[j - 1].clone()], buf);
+        if !patterns.context_above.is_match(buf.as_bytes()) {
+            break;
+        }
+        let lower = buf.to_ascii_lowercase();
+        out[j - 1].frame = if traces::library_text(&lower) { Frame::Library } else { Frame::Project };
+        out[j - 1].frame_head = true;
+        j -= 1;
+    }
 }
 
 /// Marks up to [`CAUSE_ABOVE`] non-blank lines above failure line `i` (one
@@ -365,6 +391,11 @@ mod tests {
         assert_eq!(out, "[FAIL] test_x ^ caret kept");
         view(&[0x61, 0xD800, 0x62], &mut out);
         assert_eq!(out, "a\u{FFFD}b");
+        // A tree's drawing is indentation; inside the text it stays.
+        view(&utf16("\u{2502}  \u{251C}\u{2500} \u{1b}[31m\tat com.acme.Money.parse(Money.java:11)"), &mut out);
+        assert_eq!(out, "      \tat com.acme.Money.parse(Money.java:11)");
+        view(&utf16("a \u{2502} b"), &mut out);
+        assert_eq!(out, "a \u{2502} b");
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub const RULES: &[Rule] = &[
         pattern: r":\d+(?::\d+)?(?::|\s+-)\s*(?:fatal )?(?:error|Error|ERROR)\b|\berror (?:TS|CS|C|LNK)\d+\b|\(\d+,\d+\):\s*error\b",
         examples: &["src/main.c:12:5: error: expected ';'", "yaml/visit.js:38:5 - error TS7006: Parameter 'x' implicitly has an 'any' type.",
                     "src/bad.ts(3,47): error TS2322: Type 'number' is not assignable to type 'string'."] },
+    Rule { says: Says::Failure, anchors: &["error"], pattern: r"^\s*\d+:\d+\s+error\s{2,}\S",
+        examples: &["  69:13  error  'console' is not defined  no-undef"] },
     Rule { says: Says::Failure, anchors: &["error"], pattern: r"##\[error\]|^\s*::error\b",
         examples: &["##[error]Process completed with exit code 1.", "::error file=app.js,line=1::Missing semicolon"] },
     Rule { says: Says::Failure, anchors: &["fail", "error", "fatal"], pattern: r"\bFAILED\b|\bFAILURES?\b|\bFAIL\b|\bFailed\b|\bERROR\b|\bFATAL\b",

@@ -4,9 +4,10 @@
 //! In the manner of Drain (He et al., "Drain: An Online Log Parsing Approach
 //! with Fixed Depth Tree", 2017): a line's words, with numbers, hex ids,
 //! quoted strings and paths blanked, are compared with the templates seen so
-//! far that have as many words and begin with the same word; a line that
-//! agrees with a template in at least half of its words joins it, and the
-//! words where they differ become wildcards. So `test a::b ... ok` and
+//! far that have as many words and begin with the same word; a line joins a
+//! template when at least half of its places agree, an equal literal word
+//! counting whole and a template's wildcard half, and the words where they
+//! differ become wildcards. So `test a::b ... ok` and
 //! `test c::d ... ok`, or one mypy error about 279 different names, share a
 //! template, while the few lines that differ in their message do not.
 
@@ -44,8 +45,12 @@ impl Templates {
         let mut best = None;
         for &id in candidates.iter() {
             let template = &self.words[id as usize - 1];
-            let same = template.iter().zip(&words).filter(|(t, w)| **t == Word::Any || t == w).count();
-            if 2 * same >= words.len() && best.is_none_or(|(_, s)| same > s) {
+            // Twice the similarity: an equal literal word counts whole, a
+            // wildcard half (it agrees with anything, so it is weaker
+            // evidence of sameness; Drain counts it not at all).
+            let same = 2 * template.iter().zip(&words).filter(|(t, w)| **t != Word::Any && t == w).count()
+                + template.iter().filter(|t| **t == Word::Any).count();
+            if same >= words.len() && best.is_none_or(|(_, s)| same > s) {
                 best = Some((id, same));
             }
         }
@@ -89,5 +94,9 @@ mod tests {
         assert_ne!(t.id("src/b/c.py:110: error: Module has no attribute \"x\"  [attr-defined]"), e);
         assert_eq!(t.id("FAILED test_split[amount59-3]"), t.id("FAILED test_split[amount7-2]"));
         assert_ne!(t.id("error: could not compile `app` due to 2 previous errors"), a);
+        // Wildcards (paths, codes, quoted names) alone do not make two messages one.
+        let tsc = t.id("a.ts:1:1 - error TS2591: Cannot find name 'process'.");
+        assert_eq!(t.id("b.ts:2:9 - error TS2304: Cannot find name 'x'."), tsc);
+        assert_ne!(t.id("c.ts:3:3 - error TS7006: Parameter 'x' implicitly any."), tsc);
     }
 }

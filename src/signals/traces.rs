@@ -77,6 +77,10 @@ pub(crate) struct Patterns {
     /// A line of that block stating a value the failure compared
     /// (`Expected: 3`, `received = "a"`, `left: 1`).
     pub states_value: Regex,
+    /// A line of the context a compiler prints above a diagnostic: where
+    /// it was included from, which function or template instantiation it
+    /// is in, and what required it (GCC and Clang).
+    pub context_above: Regex,
 }
 
 fn ascii_regex(pattern: &str) -> Regex {
@@ -121,6 +125,14 @@ pub(crate) fn patterns() -> &'static Patterns {
         ),
         states_value: ascii_regex(
             r"(?i)^\s*(?:expected|actual|received|left|right|got|wanted|found)\b(?: value)?\s*[:=]",
+        ),
+        context_above: ascii_regex(
+            r#"(?x)
+              ^In\ file\ included\ from\ \S+:\d+
+            | ^\s+from\ \S+:\d+[,:]
+            | :\ In\ (?:instantiation\ of|function|member\ function|constructor|destructor|static\ member\ function|lambda\ function)\b
+            | :\d+:\d+:\s+(?:required|recursively\ required)\ (?:from|by)\b
+            "#,
         ),
     })
 }

@@ -84,11 +84,20 @@ fn escape_len(s: &[u16]) -> Option<usize> {
 }
 
 /// Writes the matching view of `line` into `out` (cleared first): no CI
-/// timestamp, no ANSI escapes, no `\r`/`\n`; lone surrogates become U+FFFD.
+/// timestamp, no ANSI escapes, no `\r`/`\n`; box-drawing characters before
+/// the text (a tree's `│  ├─`, as JUnit's console draws) become spaces, so
+/// the text keeps its indentation; lone surrogates become U+FFFD.
 pub fn view(line: &[u16], out: &mut String) {
     out.clear();
     let mut at = content_start(line);
+    // Still in the line's indentation: only spaces written so far.
+    let mut leading = true;
     while at < line.len() {
+        if leading && (0x2500..=0x257F).contains(&line[at]) {
+            out.push(' ');
+            at += 1;
+            continue;
+        }
         let u = line[at];
         match u {
             0x1B => at += escape_len(&line[at..]).unwrap_or(1),
@@ -101,6 +110,7 @@ pub fn view(line: &[u16], out: &mut String) {
                     .take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A && u != 0x5E)
                     .count();
                 out.extend(line[at..at + run].iter().map(|&u| char::from(u as u8)));
+                leading &= line[at..at + run].iter().all(|&u| u == 0x20 || u == 0x09);
                 at += run;
             }
             _ => {
@@ -109,6 +119,7 @@ pub fn view(line: &[u16], out: &mut String) {
                     .next()
                     .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'));
                 out.push(c);
+                leading = false;
                 at += width;
             }
         }

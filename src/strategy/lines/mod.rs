@@ -430,8 +430,19 @@ fn causes(signals: &[LineSignal], k: usize) -> Vec<usize> {
     ordered
 }
 
-/// The stack trace that follows failure line `k` and its cause lines.
+/// The stack trace of failure line `k`: the one under it and its cause
+/// lines, else the compiler context right above it.
 fn attached_trace(signals: &[LineSignal], k: usize) -> Option<Range<usize>> {
+    below_trace(signals, k).or_else(|| {
+        // A compiler's context, printed above its diagnostic.
+        let end = k;
+        let start = (0..end).rev().take_while(|&j| signals[j].frame != Frame::None).last()?;
+        Some(start..end)
+    })
+}
+
+/// The trace under failure line `k`, past its cause block.
+fn below_trace(signals: &[LineSignal], k: usize) -> Option<Range<usize>> {
     let mut j = k + 1;
     while j < signals.len() && j < k + 3 + 2 * CAUSE_LINES && signals[j].frame == Frame::None {
         if signals[j].failure != Failure::None || signals[j].summary {
