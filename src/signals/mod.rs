@@ -432,6 +432,20 @@ mod tests {
     }
 
     #[test]
+    fn the_docs_show_each_rule_an_example_it_matches() {
+        let doc = include_str!("../../docs/lines-mode.md");
+        let spans: Vec<&str> = doc.split('`').skip(1).step_by(2).collect();
+        for rule in rules::RULES {
+            let pattern = regex::bytes::RegexBuilder::new(rule.pattern).unicode(false).build().unwrap();
+            assert!(
+                spans.iter().any(|s| pattern.is_match(s.as_bytes())),
+                "docs/lines-mode.md shows no example of {:?}",
+                rule.pattern
+            );
+        }
+    }
+
+    #[test]
     fn a_count_is_a_whole_number() {
         // A build step's elapsed seconds are not a count of warnings.
         assert!(!classify("#48 99.25 warning: GOCOVERDIR not set, no coverage data emitted")[0].summary);

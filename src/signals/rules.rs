@@ -40,7 +40,8 @@ pub struct Rule {
     pub examples: &'static [&'static str],
 }
 
-/// The rules, grouped by what they say. The README's rule list is this table.
+/// The rules, grouped by what they say. docs/lines-mode.md lists them, with an
+/// example of each that a test matches against its rule.
 #[rustfmt::skip]
 pub const RULES: &[Rule] = &[
     // ---- failures ----
