@@ -30,6 +30,11 @@ pub enum EventKind {
         /// The event replaced and cited, for a single-node replacement.
         replaces: Option<Seq>,
     },
+    /// A `compaction/prune` event shadowing exactly one event.
+    Prune {
+        /// The event it shadows.
+        shadowed: Seq,
+    },
     /// Any other event.
     Other,
 }
@@ -127,16 +132,26 @@ where
     Ok(report)
 }
 
-/// The exact text behind the marker `hash` in a replacement `tool/result`
-/// of the log, recovered from the original event that replacement cites;
-/// `None` when no replacement holds a verifiable marker with that hash.
-/// Only a replacement whose text names the hash has its original read.
+/// The exact text behind the marker `hash`, recovered from the original
+/// result a replacement cites; `None` unless a replacement of this
+/// pruner's holds a verifiable marker with that hash.
+///
+/// Provenance: a replacement counts only when it is on the current surface
+/// (a later rewrite that replaced it takes its markers with it) and is
+/// directly preceded by the `compaction/prune` event that shadows the
+/// same one result, the pair [`prune_session`] appends. Only a replacement
+/// whose text names the hash has its original read.
 pub fn retrieve<L: SessionLog>(log: &mut L, hash: &str) -> Result<Option<Vec<u16>>, L::Error> {
     let needle: Vec<u16> = format!("<<ccr:{hash} ").encode_utf16().collect();
     let len = log.event_count()?;
-    for seq in 0..len {
+    let mut surface = log.surface()?;
+    surface.sort_unstable();
+    for seq in surface {
+        if seq == 0 || seq >= len {
+            continue;
+        }
         let EventKind::ToolResult { replaces: Some(source) } = log.kind(seq)? else { continue };
-        if source >= len {
+        if source >= seq || log.kind(seq - 1)? != (EventKind::Prune { shadowed: source }) {
             continue;
         }
         let Some(pruned) = log.texts(seq)? else { continue };
@@ -300,9 +315,10 @@ pub mod memory {
         }
 
         fn kind(&mut self, seq: Seq) -> Result<EventKind, Rejected> {
-            Ok(match self.result(seq) {
-                Some((_, _, replaces)) => EventKind::ToolResult { replaces },
-                None => EventKind::Other,
+            Ok(match (self.result(seq), usize::try_from(seq).ok().and_then(|i| self.events.get(i))) {
+                (Some((_, _, replaces)), _) => EventKind::ToolResult { replaces },
+                (None, Some(MemEvent::Prune { shadowed, .. })) => EventKind::Prune { shadowed: *shadowed },
+                _ => EventKind::Other,
             })
         }
 
@@ -383,5 +399,39 @@ mod tests {
             assert_eq!(retrieve(&mut log, hash).unwrap().as_ref(), Some(dropped));
         }
         assert_eq!(retrieve(&mut log, "0123456789abcdef01234567").unwrap(), None);
+    }
+
+    #[test]
+    fn retrieve_answers_only_for_its_own_replacements_still_on_the_surface() {
+        let text: String = (0..400).map(|i| format!("step {i} of a long build\n")).collect();
+        let b = Budgets::new(2000, 0, 0).and_then(|b| b.with_keep(2000)).unwrap();
+        let prune = |blocks: &[Block<'_>]| lines::prune(blocks, &b, &LineOptions::default());
+        let pruned_log = || {
+            let mut log = MemoryLog::default();
+            log.push(result("a", &text));
+            let report = prune_session(&mut log, prune).unwrap();
+            let (hash, dropped) =
+                report.pruned[0].recoverable.iter().next().map(|(h, d)| (h.clone(), d.clone())).unwrap();
+            (log, report.pruned[0].replacement_seq, hash, dropped)
+        };
+        // Ours, on the surface: answered.
+        let (mut log, _, hash, dropped) = pruned_log();
+        assert_eq!(retrieve(&mut log, &hash).unwrap(), Some(dropped));
+        // The same replacement appended by someone else, with no prune event before it.
+        let (mut log, replacement, hash, _) = pruned_log();
+        let copy = log.events[replacement as usize].clone();
+        log.events.truncate(replacement as usize - 1);
+        log.surface = vec![log.push(copy)];
+        assert_eq!(retrieve(&mut log, &hash).unwrap(), None);
+        // A prune event that shadows another result.
+        let (mut log, replacement, hash, _) = pruned_log();
+        log.events[replacement as usize - 1] = MemEvent::Prune { shadowed: 7, price: 1 };
+        assert_eq!(retrieve(&mut log, &hash).unwrap(), None);
+        // A later rewrite (a redaction) replaced ours on the surface.
+        let (mut log, replacement, hash, _) = pruned_log();
+        let redacted =
+            log.push(MemEvent::ToolResult { call_id: "a".into(), content: vec![], replaces: Some(replacement) });
+        log.surface = vec![redacted];
+        assert_eq!(retrieve(&mut log, &hash).unwrap(), None);
     }
 }

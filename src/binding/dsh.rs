@@ -195,6 +195,10 @@ impl<'env> SessionLog for JsSessionLog<'env> {
 
     fn kind(&mut self, seq: Seq) -> Result<EventKind> {
         let Some(event) = self.event(seq, "retrieve")? else { return Ok(EventKind::Other) };
+        if has_type(&event, "compaction/prune")? {
+            let event = as_object(&event)?.expect("typed events are objects");
+            return Ok(shadowed_one(&event)?.map_or(EventKind::Other, |shadowed| EventKind::Prune { shadowed }));
+        }
         if !has_type(&event, "tool/result")? {
             return Ok(EventKind::Other);
         }
@@ -238,19 +242,30 @@ impl<'env> SessionLog for JsSessionLog<'env> {
     }
 }
 
+/// The one event a `compaction/prune` event shadows (`data.shadowedSeqs`
+/// of length one), if that is its shape.
+fn shadowed_one(event: &Object<'_>) -> Result<Option<Seq>> {
+    let Some(data) = as_object(&get(event, c"data")?)? else { return Ok(None) };
+    only_seq(&get(&data, c"shadowedSeqs")?)
+}
+
 /// For a `tool/result` that replaces exactly one earlier event, that event's seq.
 fn replaced_source(event: &Object<'_>) -> Result<Option<Seq>> {
     let Some(op) = as_object(&get(event, c"surfaceOp")?)? else { return Ok(None) };
     if !is_str(&get(&op, c"op")?, "replace")? {
         return Ok(None);
     }
-    let sources = get(event, c"sourceEventSeqs")?;
-    if !sources.is_array()? {
+    only_seq(&get(event, c"sourceEventSeqs")?)
+}
+
+/// The seq in an array holding exactly one, if that is what `value` is.
+fn only_seq(value: &Unknown<'_>) -> Result<Option<Seq>> {
+    if !value.is_array()? {
         return Ok(None);
     }
-    let sources = as_object(&sources)?.expect("an array");
-    if sources.get_array_length()? != 1 {
+    let array = as_object(value)?.expect("an array");
+    if array.get_array_length()? != 1 {
         return Ok(None);
     }
-    as_seq(&sources.get_element(0)?)
+    as_seq(&array.get_element(0)?)
 }

@@ -36,10 +36,10 @@ pub fn string_units(value: &Unknown<'_>) -> Result<Vec<u16>> {
     Ok(units)
 }
 
-/// True when `value` is a string equal to `expected` (ASCII, at most 15
+/// True when `value` is a string equal to `expected` (ASCII, at most 31
 /// characters); no allocation.
 pub fn is_str(value: &Unknown<'_>, expected: &str) -> Result<bool> {
-    const ROOM: usize = 16;
+    const ROOM: usize = 32;
     debug_assert!(expected.len() < ROOM && expected.is_ascii());
     let raw = value.value();
     let mut kind = sys::ValueType::napi_undefined;
