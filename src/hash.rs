@@ -29,6 +29,8 @@ const PIPE_DEPTH: usize = 4;
 
 /// The retrieval hash of `text`: 24 lowercase hex digits of its SHA-256.
 pub fn content_hash(text: &[u16]) -> String {
+    #[cfg(test)]
+    tests::HASHED_UNITS.with(|n| n.set(n.get() + text.len()));
     let mut hasher = Sha256::new();
     let mut buf = Vec::new();
     for chunk in chunks(text) {
@@ -344,9 +346,14 @@ fn wtf8_form(u: u16, prev: u16, next: u16) -> (u32, u8) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::text::utf16;
+
+    thread_local! {
+        /// Code units [`content_hash`] has hashed on this thread: work counted, not timed.
+        pub(crate) static HASHED_UNITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     #[test]
     fn hash_is_sha256_prefix_of_utf8() {

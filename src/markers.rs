@@ -139,10 +139,11 @@ pub fn expand(content: &[u16], recoverable: &BTreeMap<String, Vec<u16>>) -> Vec<
 /// when `pruned` holds no such marker for `original`.
 ///
 /// `pruned` is walked against `original`: text between markers must match
-/// exactly, and a marker is taken as one only when the original text at
-/// that point, `count` lines or code points long, hashes to the marker's
-/// hash; otherwise it is literal text (a tool that printed a marker). So a
-/// result is always text whose hash is `hash`, never another run's.
+/// exactly; marker text that the original holds at that point is literal
+/// (a tool printed it); any other marker is taken as one only when the
+/// original text there, `count` lines or code points long, hashes to the
+/// marker's hash. So a result is always text whose hash is `hash`, never
+/// another run's, and the work is linear in the original's length.
 pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>> {
     const NEWLINE: u16 = b'\n' as u16;
     let (mut i, mut j) = (0usize, 0usize);
@@ -155,6 +156,16 @@ pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>>
             return None;
         }
         i += literal.len();
+        // The original holds the marker's own text here: a tool printed it.
+        // (A real marker's text would have to begin with a marker naming
+        // its own hash.) Checked first, so a printed marker costs its
+        // length, not a hash of the lines it claims.
+        let text = &pruned[m.at.clone()];
+        if original[i..].starts_with(text) {
+            i += text.len();
+            j = m.at.end;
+            continue;
+        }
         let end = match m.unit {
             Unit::Lines => {
                 let mut end = i;
@@ -179,15 +190,8 @@ pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>>
                 i = end;
                 j = m.at.end + usize::from(closes_line && pruned.get(m.at.end) == Some(&NEWLINE));
             }
-            None => {
-                // Literal marker text, present in the original too.
-                let text = &pruned[m.at.clone()];
-                if !original[i..].starts_with(text) {
-                    return None;
-                }
-                i += text.len();
-                j = m.at.end;
-            }
+            // Neither the original's text nor a verifiable marker.
+            None => return None,
         }
     }
     None
@@ -197,6 +201,23 @@ pub fn recover(original: &[u16], pruned: &[u16], hash: &str) -> Option<Vec<u16>>
 mod tests {
     use super::*;
     use crate::text::utf16;
+
+    #[test]
+    fn printed_markers_cost_their_length_not_a_hash_of_what_they_claim() {
+        // A tool printed 200 markers that each claim the rest of its output.
+        let mut text = String::new();
+        for i in 0..200 {
+            let rest = (200 - i) * 51 - 1;
+            text.push_str(&format!("<<ccr:{i:024x} {rest}_lines_offloaded>>\n"));
+            text.push_str(&"a line of the tool's own output\n".repeat(50));
+        }
+        let t = utf16(&text);
+        crate::hash::tests::HASHED_UNITS.with(|n| n.set(0));
+        // Unpruned text against itself: every marker is literal, no hash names anything.
+        assert_eq!(recover(&t, &t, "000000000000000000000000"), None);
+        let hashed = crate::hash::tests::HASHED_UNITS.with(|n| n.get());
+        assert_eq!(hashed, 0, "{hashed} code units hashed for printed markers");
+    }
 
     #[test]
     fn recover_walks_markers_and_verifies_hashes() {
