@@ -36,6 +36,8 @@ pub struct Selection<'d, 'a> {
     limit: usize,
     budget: usize,
     head_share: (u64, u64),
+    /// Lines offered to [`Selection::add`] so far: the planner's work, counted.
+    pub attempts: usize,
 }
 
 impl<'d, 'a> Selection<'d, 'a> {
@@ -53,6 +55,7 @@ impl<'d, 'a> Selection<'d, 'a> {
             limit: budget,
             budget,
             head_share,
+            attempts: 0,
         })
     }
 
@@ -83,6 +86,7 @@ impl<'d, 'a> Selection<'d, 'a> {
     /// Adds line `k` if it fits, whole when it is at most `cap` code points
     /// and fits, else cut to what fits. Returns whether it was added.
     pub fn add(&mut self, k: usize, cap: usize) -> bool {
+        self.attempts += 1;
         if k >= self.fates.len() || self.is_kept(k) {
             return false;
         }

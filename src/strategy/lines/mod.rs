@@ -186,6 +186,9 @@ struct Plan {
     fates: Vec<Fate>,
     why: Vec<Option<Reason>>,
     signals: Vec<LineSignal>,
+    /// Lines offered to the selection: the planner's work.
+    #[cfg_attr(not(test), allow(dead_code))]
+    attempts: usize,
 }
 
 /// Chooses the lines of `doc` to keep within `budgets.keep()`, or `None`
@@ -326,13 +329,19 @@ fn select(doc: &Doc<'_>, budgets: &Budgets, options: &LineOptions, spans: &[Rang
             sel.is_kept(k) && (signals[k].failure > Failure::None || signals[k].summary || touched.contains(&k))
         })
         .collect();
+    // Each anchor grows on each side until a line there is refused or its
+    // text ends, so the work is bounded by what fits, not by contextLines.
+    let mut open: Vec<(usize, bool, bool)> = anchors.iter().map(|&k| (k, true, true)).collect();
     for d in 1..=WIDE_CONTEXT.max(options.context) {
-        if sel.full() {
+        if sel.full() || open.is_empty() {
             break;
         }
-        for &k in &anchors {
-            add_around(&mut sel, doc, k, d, cap);
+        for (k, up, down) in &mut open {
+            let text = doc.bounds[doc.text_of(*k)].clone();
+            *up = *up && *k >= text.start + d && (sel.is_kept(*k - d) || sel.add(*k - d, cap));
+            *down = *down && *k + d < text.end && (sel.is_kept(*k + d) || sel.add(*k + d, cap));
         }
+        open.retain(|&(_, up, down)| up || down);
         if d == options.context {
             // The configured context first; wider only after the ends below have grown.
             sel.reason = Reason::Fill;
@@ -342,7 +351,7 @@ fn select(doc: &Doc<'_>, budgets: &Budgets, options: &LineOptions, spans: &[Rang
     }
     sel.reason = Reason::Fill;
     grow_ends(&mut sel, n, cap, ends_ratio);
-    Some(Plan { fates: sel.fates, why: sel.why, signals })
+    Some(Plan { fates: sel.fates, why: sel.why, signals, attempts: sel.attempts })
 }
 
 /// Adds lines from both ends inward, `front` from the start for each `back`
@@ -368,17 +377,6 @@ fn grow_ends(sel: &mut Selection<'_, '_>, n: usize, cap: usize, (front, back): (
                 front_open = next_front < n && sel.add(next_front, cap);
             }
         }
-    }
-}
-
-/// Adds the lines `d` away from line `k` on both sides, within its text.
-fn add_around(sel: &mut Selection<'_, '_>, doc: &Doc<'_>, k: usize, d: usize, cap: usize) {
-    let text = doc.bounds[doc.text_of(k)].clone();
-    if k >= text.start + d {
-        sel.add(k - d, cap);
-    }
-    if k + d < text.end {
-        sel.add(k + d, cap);
     }
 }
 
@@ -675,6 +673,35 @@ mod tests {
         assert!(kept.len() > 1 && kept.len() < 20, "{} kept", kept.len());
         for i in kept {
             assert!(o.contains(&format!("    Expected: {i}\n    Received: {}\n", i + 1)), "case {i}:\n{o}");
+        }
+    }
+
+    #[test]
+    fn context_work_is_bounded_by_the_budget_not_by_context_lines() {
+        // 20,000 lines, a distinct error every tenth between long lines, and
+        // a context wider than the text: at most budgets the room left ends
+        // between a cut's minimum and a whole line, where nothing more fits.
+        let text: String = (0..20_000)
+            .map(|i| {
+                if i % 10 == 0 {
+                    format!("error: failure number {} here\n", "x".repeat(i % 97))
+                } else {
+                    format!("{i} {}\n", "y".repeat(150))
+                }
+            })
+            .collect();
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        let doc = Doc::new(&blocks).unwrap();
+        let wide = LineOptions { context: 1_000_000, edge: 2 };
+        for budget in (4000..4200).step_by(7) {
+            let plan = select(&doc, &budgets(budget), &wide, &[]).unwrap();
+            assert!(
+                plan.attempts < 4 * doc.line_count(),
+                "{budget}: {} lines offered for {}",
+                plan.attempts,
+                doc.line_count()
+            );
         }
     }
 
