@@ -10,12 +10,14 @@ const USAGE = `usage:
   tool-result-pruner [FILE|-] [options]            prune one tool output (stdin with - or no FILE)
   tool-result-pruner session FILE [--write OUT] [options]
                                                    prune a dsh session log (.jsonl or .jsonl.zstd)
-  tool-result-pruner retrieve HASH --session FILE  print the exact text behind a <<ccr:HASH …>> marker
+  tool-result-pruner retrieve HASH --session FILE [--json]
+                                                   print the exact text behind a <<ccr:HASH …>> marker
 
 options (validated as the plugin validates its config):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
-  --json                print the plan (content, recoverable, droppedLines) as JSON
+  --json                print the plan (content, recoverable, droppedLines) as JSON;
+                        retrieve: the text as a JSON string (exact, lone surrogates included)
   --explain             lines mode: print each line's class and what the plan does with it
   --write OUT           session: write the pruned log to OUT (never the input)
   --session FILE        retrieve: the session log to search
@@ -58,7 +60,7 @@ async function run(argv) {
   }
   if (command === 'retrieve') {
     if (rest.length !== 1 || values.session === undefined) throw new CliError('retrieve: expected HASH and --session FILE (see --help)')
-    return retrieveCommand(rest[0], values.session)
+    return retrieveCommand(rest[0], values.session, { json: values.json })
   }
   if (values.write !== undefined || values.session !== undefined) {
     throw new CliError('--write and --session belong to the session and retrieve commands (see --help)')
@@ -67,8 +69,15 @@ async function run(argv) {
   return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain })
 }
 
-/** Runs the command; user errors become one line and their exit status. */
+/**
+ * Runs the command; user errors become one line and their exit status, and
+ * a reader that stops early (`| head`) ends the command quietly.
+ */
 export async function main(argv) {
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error
+    process.exit(0)
+  })
   try {
     await run(argv)
   } catch (error) {

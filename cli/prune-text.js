@@ -1,17 +1,12 @@
 // `tool-result-pruner [FILE|-]`: one tool output pruned as the service
 // would prune it; the text the model would see on stdout.
-import { readFileSync } from 'node:fs'
 import { NativePruner } from '../index.js'
-import { CliError } from './errors.js'
+import { decodeUtf8, nameOf, readInput } from './input.js'
 import { countMarkers } from './markers.js'
 
 /** The text of FILE, or of stdin for `-`, decoded as UTF-8. */
 function readText(file) {
-  try {
-    return new TextDecoder('utf-8').decode(readFileSync(file === '-' ? 0 : file))
-  } catch (error) {
-    throw new CliError(`${file === '-' ? 'stdin' : file}: cannot read: ${error.code ?? error.message}`)
-  }
+  return decodeUtf8(readInput(file), nameOf(file))
 }
 
 /** One row per line: number, fate, why it was kept, class, and the line (shortened). */

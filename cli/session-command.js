@@ -10,10 +10,19 @@ import { readSessionLog, writeSessionLog } from './session-log.js'
 
 /** The log's events replayed into a detached dsh Session. */
 function replay(log) {
+  return asBadLog(log, 'the events do not replay as a dsh session', () => Session.create(log.header.id, log.events, log.header))
+}
+
+/**
+ * `work()` over the log's data, with whatever it throws (dsh rejecting a
+ * header or an event, the pruner naming a field, a stack overflow on data
+ * nested too deep) as one line naming the log: the data is the user's.
+ */
+function asBadLog(log, what, work) {
   try {
-    return Session.create(log.header.id, log.events, log.header)
+    return work()
   } catch (error) {
-    throw new CliError(`${log.file}: the events do not replay as a dsh session: ${error.message}`)
+    throw new CliError(`${log.file}: ${what}: ${String(error?.message ?? error).split('\n')[0]}`)
   }
 }
 
@@ -52,8 +61,9 @@ export async function sessionCommand(file, config, { out } = {}) {
   const log = readSessionLog(file)
   const session = replay(log)
   const pruner = await service(config)
-  const results = log.events.filter((e) => e.type === 'tool/result').length
-  const report = pruner.pruneSession(session)
+  // Original results: a replacement (a tool/result that replaces a node) is not one.
+  const results = log.events.filter((e) => e.type === 'tool/result' && e.surfaceOp?.op !== 'replace').length
+  const report = asBadLog(log, 'cannot prune it', () => pruner.pruneSession(session))
   const names = toolNames(log.events)
   const rows = report.pruned.map((entry) => {
     const replacement = session.events[entry.replacementSeq]
@@ -80,14 +90,18 @@ export async function sessionCommand(file, config, { out } = {}) {
   process.stdout.write(lines.join('\n') + '\n')
 }
 
-/** Prints the exact text behind marker `hash` in the session log `file`. */
-export async function retrieveCommand(hash, file) {
+/**
+ * Prints the exact text behind marker `hash` in the session log `file`;
+ * with `json`, as a JSON string, which keeps a lone surrogate exact where
+ * UTF-8 output cannot.
+ */
+export async function retrieveCommand(hash, file, { json = false } = {}) {
   const log = readSessionLog(file)
   const session = replay(log)
   const pruner = await service({})
-  const text = pruner.retrieve(session, hash)
+  const text = asBadLog(log, 'cannot search it', () => pruner.retrieve(session, hash))
   if (text === undefined) {
-    throw new CliError(`${file}: no marker with hash "${hash}" was written into this session's tool results`, 1)
+    throw new CliError(`${log.file}: no marker with hash "${hash}" was written into this session's tool results`, 1)
   }
-  process.stdout.write(text)
+  process.stdout.write(json ? JSON.stringify(text) + '\n' : text)
 }

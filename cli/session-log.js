@@ -4,59 +4,55 @@
 // `.jsonl` raw, or `.jsonl.zstd` as concatenated zstd frames. Read on Node 20
 // and 22 alike (zstd through the addon), appended the way the backend
 // appends: the original bytes kept, one new batch after them.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import { decodeStorageRecord } from '@deepseek-ai/dsh-session'
-import { zstdCompressFrame, zstdDecompress } from '../index.js'
+import { startsWithZstdFrame, zstdCompressFrame, zstdDecompress } from '../index.js'
 import { CliError } from './errors.js'
+import { decodeUtf8, nameOf, readInput } from './input.js'
 import { progress } from './progress.js'
 
-const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd])
 /** Logs at least this large get a progress bar (on a terminal). */
 const LARGE = 4 * 2 ** 20
 
 /**
  * Reads a session log.
- * @param {string} file - path to a `.jsonl` or `.jsonl.zstd` log.
- * @returns {{ file: string, bytes: Buffer, zstd: boolean, header: object, events: object[] }}
+ * @param {string} file - path to a `.jsonl` or `.jsonl.zstd` log, or `-` for stdin.
+ * @returns {{ file: string, bytes: Buffer, zstd: boolean, endsWithNewline: boolean, header: object, events: object[] }}
  * @throws CliError naming the file (and line) for anything that is not a readable, well-formed log.
  */
 export function readSessionLog(file) {
-  let bytes
-  try {
-    bytes = readFileSync(file)
-  } catch (error) {
-    throw new CliError(`${file}: cannot read: ${error.code ?? error.message}`)
-  }
-  const zstd = bytes.subarray(0, 4).equals(ZSTD_MAGIC)
+  const name = nameOf(file)
+  const bytes = readInput(file)
+  const zstd = startsWithZstdFrame(bytes)
   let plain
   try {
     plain = zstd ? zstdDecompress(bytes) : bytes
   } catch (error) {
-    throw new CliError(`${file}: ${error.message}`)
+    throw new CliError(`${name}: ${error.message}`)
   }
-  const text = new TextDecoder('utf-8').decode(plain)
+  const text = decodeUtf8(plain, name)
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
-  if (lines.length === 0) throw new CliError(`${file}: not a dsh session log (it is empty)`)
-  const header = parseLine(file, 1, lines[0])
+  if (lines.length === 0) throw new CliError(`${name}: not a dsh session log (it is empty)`)
+  const header = parseLine(name, 1, lines[0])
   if (header === null || typeof header !== 'object' || header.type !== 'session' || typeof header.id !== 'string') {
-    throw new CliError(`${file}:1: not a dsh session log (the first line is not a { "type": "session", "id": … } header)`)
+    throw new CliError(`${name}:1: not a dsh session log (the first line is not a { "type": "session", "id": … } header)`)
   }
-  const bar = progress(`reading ${basename(file)}`, bytes.length >= LARGE ? lines.length : 0)
+  const bar = progress(`reading ${basename(name)}`, bytes.length >= LARGE ? lines.length : 0)
   const events = []
   for (let i = 1; i < lines.length; i++) {
-    const record = parseLine(file, i + 1, lines[i])
+    const record = parseLine(name, i + 1, lines[i])
     let decoded
     try {
       decoded = decodeStorageRecord(record)
     } catch (error) {
-      throw new CliError(`${file}:${i + 1}: invalid storage record: ${error.message}`)
+      throw new CliError(`${name}:${i + 1}: invalid storage record: ${error.message}`)
     }
     for (const event of decoded) {
       if (event === null || typeof event !== 'object' || typeof event.type !== 'string' || event.seq !== events.length) {
-        throw new CliError(`${file}:${i + 1}: invalid event line: expected an event with seq ${events.length}`)
+        throw new CliError(`${name}:${i + 1}: invalid event line: expected an event with seq ${events.length}`)
       }
       events.push(event)
     }
@@ -64,33 +60,39 @@ export function readSessionLog(file) {
   }
   bar.done()
   const { type: _, ...meta } = header
-  return { file, bytes, zstd, header: meta, events }
+  return { file: name, bytes, zstd, endsWithNewline: plain.length === 0 || plain[plain.length - 1] === 0x0a, header: meta, events }
 }
 
-function parseLine(file, number, line) {
+function parseLine(name, number, line) {
   try {
     return JSON.parse(line)
   } catch (error) {
-    throw new CliError(`${file}:${number}: invalid event line: ${error.message}`)
+    throw new CliError(`${name}:${number}: invalid event line: ${error.message}`)
   }
 }
 
 /**
  * Writes `log` plus `events` appended as one new batch, in the log's own
  * format, to `out`: through a temporary file in the same directory,
- * synced and renamed into place, so `out` is whole or untouched.
- * @throws CliError when `out` is the input log itself.
+ * synced and renamed into place, so `out` is whole or untouched. `out`
+ * must be a new path or a regular file; it keeps its mode, and a new file
+ * is 0600, as dsh writes its logs. A log whose last line lacks its `\n`
+ * gets one before the batch, so the result is a valid log.
+ * @throws CliError when `out` is the input log itself or not a regular file.
  */
 export function writeSessionLog(log, events, out) {
   if (sameFile(log.file, out)) {
     throw new CliError(`${out}: refusing to overwrite the input log; write to another file`)
   }
-  const batch = Buffer.from(events.map((event) => JSON.stringify(event) + '\n').join(''), 'utf8')
+  const mode = targetMode(out)
+  const lines = events.map((event) => JSON.stringify(event) + '\n').join('')
+  const batch = Buffer.from((log.endsWithNewline || events.length === 0 ? '' : '\n') + lines, 'utf8')
   const appended = events.length === 0 ? Buffer.alloc(0) : log.zstd ? zstdCompressFrame(batch) : batch
   const temp = join(dirname(resolve(out)), `.${basename(out)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   let fd
   try {
-    fd = openSync(temp, 'wx')
+    fd = openSync(temp, 'wx', 0o600)
+    fchmodSync(fd, mode)
     writeAll(fd, log.bytes)
     writeAll(fd, appended)
     fsyncSync(fd)
@@ -102,6 +104,20 @@ export function writeSessionLog(log, events, out) {
     rmSync(temp, { force: true })
     throw new CliError(`${out}: cannot write: ${error.code ?? error.message}`)
   }
+}
+
+/** The mode `out` is written with: its own when it is a regular file, 0600 when new. */
+function targetMode(out) {
+  let stat
+  try {
+    stat = lstatSync(out)
+  } catch (error) {
+    if (error.code === 'ENOENT') return 0o600
+    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}`)
+  }
+  if (stat.isFile()) return stat.mode & 0o7777
+  const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device'
+  throw new CliError(`${out}: refusing to write: it is ${what}, not a regular file`)
 }
 
 function writeAll(fd, buffer) {

@@ -1,0 +1,206 @@
+// The command line against hostile and broken input: every bad input is one
+// line on stderr and exit status 2 (no stack trace), nothing it must not
+// touch is touched, and memory stays bounded.
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { MAX_INPUT_BYTES, zstdCompressFrame, zstdDecompress } from '../index.js'
+import { node22 } from '../scripts/node22.js'
+import { sessionWith } from './support/dsh.js'
+import { markers } from './support/lines.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const bin = join(here, '..', 'bin', 'tool-result-pruner.js')
+const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, maxBuffer: 64 * 2 ** 20 })
+
+/** One line naming the problem, exit status 2, nothing on stdout. */
+function assertOneLine(r, message, what) {
+  assert.equal(r.status, 2, `${what}: status ${r.status}, stderr ${r.stderr}`)
+  assert.match(r.stderr, /^tool-result-pruner: [^\n]+\n$/, `${what}: one line, got ${r.stderr}`)
+  assert.match(r.stderr, message, what)
+  assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`)
+}
+
+let work
+let logs
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'trp-cli-hostile-'))
+  const r = spawnSync(node22(), [join(here, 'support', 'make-session-logs.js'), join(work, 'logs')], { encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  logs = JSON.parse(r.stdout)
+})
+after(() => rmSync(work, { recursive: true, force: true }))
+
+/** The log's text as the backend wrote it (zstd decoded). */
+const plainOf = (file) => {
+  const bytes = readFileSync(file)
+  return (file.endsWith('.zstd') ? zstdDecompress(bytes) : bytes).toString('utf8')
+}
+
+describe('--write writes only a regular file or a new path, keeping modes', () => {
+  test('a device, a FIFO, a directory or a symlink as OUT is refused and left as it was', () => {
+    const fifo = join(work, 'fifo')
+    execFileSync('mkfifo', [fifo])
+    const dir = join(work, 'a-dir')
+    mkdirSync(dir)
+    const target = join(work, 'target.jsonl')
+    writeFileSync(target, 'precious\n')
+    const link = join(work, 'link.jsonl')
+    symlinkSync(target, link)
+    for (const [out, what] of [['/dev/null', 'a device'], [fifo, 'a FIFO'], [dir, 'a directory'], [link, 'a symbolic link']]) {
+      const before = lstatSync(out)
+      const r = cli(['session', logs.none, '--write', out])
+      assertOneLine(r, new RegExp(`${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: refusing to write: it is ${what}`), out)
+      const after = lstatSync(out)
+      assert.equal(after.ino, before.ino, `${out} untouched`)
+      assert.equal(after.mode, before.mode, `${out} untouched`)
+    }
+    assert.equal(readFileSync(target, 'utf8'), 'precious\n')
+  })
+
+  test('a new OUT is 0600, as dsh writes its logs; an existing OUT keeps its mode', () => {
+    const fresh = join(work, 'fresh.jsonl')
+    assert.equal(cli(['session', logs.none, '--write', fresh]).status, 0)
+    assert.equal(statSync(fresh).mode & 0o777, 0o600)
+    const existing = join(work, 'existing.jsonl')
+    writeFileSync(existing, 'old\n')
+    chmodSync(existing, 0o640)
+    assert.equal(cli(['session', logs.none, '--write', existing]).status, 0)
+    assert.equal(statSync(existing).mode & 0o777, 0o640)
+  })
+
+  test('a log whose last line has no final newline is written back as a valid log', () => {
+    for (const encoding of ['none', 'zstd']) {
+      const text = plainOf(logs[encoding])
+      const torn = join(work, `no-newline-${encoding}.jsonl${encoding === 'zstd' ? '.zstd' : ''}`)
+      const body = Buffer.from(text.replace(/\n$/, ''))
+      writeFileSync(torn, encoding === 'zstd' ? zstdCompressFrame(body) : body)
+      const out = join(work, `no-newline-out-${encoding}.jsonl${encoding === 'zstd' ? '.zstd' : ''}`)
+      const r = cli(['session', torn, '--strategy', 'lines', '--write', out])
+      assert.equal(r.status, 0, r.stderr)
+      // The written log reads back, and every line of it is one JSON value.
+      const again = cli(['session', out])
+      assert.equal(again.status, 0, `${encoding}: ${again.stderr}`)
+      for (const line of plainOf(out).split('\n').filter(Boolean)) JSON.parse(line)
+    }
+  })
+})
+
+describe('input that can never become one JS string is refused early', () => {
+  test('a zstd bomb: one line, exit 2, and memory bounded by the cap', () => {
+    // 1 GiB of zeros in one frame, a few KB on disk.
+    const bomb = join(work, 'bomb.jsonl.zstd')
+    const chunk = zstdCompressFrame(Buffer.alloc(64 * 2 ** 20))
+    writeFileSync(bomb, Buffer.concat(Array.from({ length: 16 }, () => chunk)))
+    // The command run in-process, then its peak resident memory (KiB) on a last stderr line.
+    const main = pathToFileURL(join(here, '..', 'cli', 'main.js')).href
+    const script = `const { main } = await import(${JSON.stringify(main)}); await main(process.argv.slice(1)); process.stderr.write('maxrss ' + process.resourceUsage().maxRSS + '\\n')`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, 'session', bomb], { encoding: 'utf8' })
+    const lines = r.stderr.trim().split('\n')
+    const peakKiB = Number(/^maxrss (\d+)$/.exec(lines.pop())[1])
+    assertOneLine({ status: r.status, stderr: lines.join('\n') + '\n' }, new RegExp(`bomb\\.jsonl\\.zstd: over ${MAX_INPUT_BYTES} bytes once decompressed`), 'bomb')
+    // The cap is 512 MiB of text; reading up to it may hold it twice (bytes and text), never the whole gigabyte.
+    assert.ok(peakKiB * 1024 < 2.5 * MAX_INPUT_BYTES, `peak ${peakKiB} KiB`)
+  })
+
+  test('an endless input is read only up to the cap', () => {
+    for (const args of [['/dev/zero'], ['session', '/dev/zero']]) {
+      const r = cli(args)
+      assertOneLine(r, new RegExp(`/dev/zero: over ${MAX_INPUT_BYTES} bytes`), args.join(' '))
+    }
+  })
+})
+
+describe('the error contract holds everywhere', () => {
+  test('a log whose data nests 2000 arrays deep is a bad line, not a stack overflow', () => {
+    // Deep inside a tool result that gets pruned: its replacement copies it.
+    const lines = plainOf(logs.none).split('\n').filter(Boolean)
+    const at = lines.findIndex((l) => JSON.parse(l).type === 'tool/result')
+    const event = JSON.parse(lines[at])
+    event.data.message.deep = JSON.parse('['.repeat(2000) + ']'.repeat(2000))
+    lines[at] = JSON.stringify(event)
+    const deep = join(work, 'deep.jsonl')
+    writeFileSync(deep, lines.join('\n') + '\n')
+    const r = cli(['session', deep, '--write', join(work, 'deep-out.jsonl')])
+    assertOneLine(r, /deep\.jsonl: /, 'deep')
+    assert.equal(existsSync(join(work, 'deep-out.jsonl')), false)
+  })
+
+  test('a header dsh rejects is one line naming the log', () => {
+    const [header, ...rest] = plainOf(logs.none).split('\n')
+    const file = join(work, 'no-version.jsonl')
+    const { version: _, ...unversioned } = JSON.parse(header)
+    writeFileSync(file, [JSON.stringify(unversioned), ...rest].join('\n'))
+    assertOneLine(cli(['session', file]), /no-version\.jsonl: the events do not replay as a dsh session: session header version must be 0/, 'header')
+  })
+
+  test('invalid UTF-8 is a bad line with its number, in a log and in a tool output', () => {
+    const bytes = Buffer.from(plainOf(logs.none))
+    const at = bytes.indexOf('\n', bytes.indexOf('\n', bytes.indexOf('\n') + 1) + 1) + 5 // inside line 4
+    const broken = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff, 0xfe]), bytes.subarray(at)])
+    writeFileSync(join(work, 'bad-utf8.jsonl'), broken)
+    assertOneLine(cli(['session', join(work, 'bad-utf8.jsonl')]), /bad-utf8\.jsonl:4: invalid UTF-8/, 'log')
+    writeFileSync(join(work, 'bad-utf8.log'), Buffer.concat([Buffer.from('ok\nfine\n'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]))
+    assertOneLine(cli([join(work, 'bad-utf8.log')]), /bad-utf8\.log:3: invalid UTF-8/, 'output')
+  })
+
+  test('piping into a reader that stops early ends quietly', async () => {
+    const big = join(work, 'big.log')
+    writeFileSync(big, 'a line of output\n'.repeat(400_000))
+    const code = await new Promise((resolve) => {
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${bin}" --threshold-chars 100000000 "${big}" | head -c 10 > /dev/null; echo "$?" >&2`], { stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (d) => (stderr += d))
+      child.on('close', () => resolve(stderr))
+    })
+    assert.equal(code.trim(), '0', `stderr: ${code}`)
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" --threshold-chars 100000000 "${big}" | head -c 10`], { encoding: 'utf8' })
+    assert.equal(r.stderr, '', 'no EPIPE stack trace')
+  })
+
+  test('retrieve --json prints the exact text, lone surrogates included', () => {
+    // A log with one long result whose middle holds a lone surrogate.
+    const session = sessionWith([[[{ content: [{ type: 'text', text: 'x\n'.repeat(3000) + 'a \uDC00 lone\n' + 'y\n'.repeat(3000) }] }]]], 'lone')
+    const file = join(work, 'lone.jsonl')
+    const header = { ...JSON.parse(plainOf(logs.none).split('\n')[0]), id: session.id }
+    writeFileSync(file, [header, ...session.events].map((e) => JSON.stringify(e) + '\n').join(''))
+    const out = join(work, 'lone-pruned.jsonl')
+    assert.equal(cli(['session', file, '--strategy', 'lines', '--write', out]).status, 0)
+    const events = plainOf(out).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    const replacement = events.find((e) => e.type === 'tool/result' && e.surfaceOp?.op === 'replace')
+    const texts = markers(replacement.data.message.content[0].content[0].text).map(({ hash }) => {
+      const r = cli(['retrieve', hash, '--session', out, '--json'])
+      assert.equal(r.status, 0, r.stderr)
+      return JSON.parse(r.stdout)
+    })
+    assert.ok(texts.some((t) => t.includes('a \uDC00 lone\n')), 'a run holding the lone surrogate came back exactly')
+  })
+
+  test('session - reads the log from stdin', () => {
+    const r = cli(['session', '-'], readFileSync(logs.none))
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /pruned 3 of 4 tool results/)
+  })
+
+  test('a .zstd log that starts with a skippable frame is read as zstd', () => {
+    const skippable = Buffer.concat([Buffer.from([0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]), Buffer.from('meta'), readFileSync(logs.zstd)])
+    const file = join(work, 'skippable.jsonl.zstd')
+    writeFileSync(file, skippable)
+    const r = cli(['session', file])
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /pruned 3 of 4 tool results/)
+  })
+
+  test('the summary counts original results, not replacements, when a log was pruned before', () => {
+    const once = join(work, 'once.jsonl')
+    assert.equal(cli(['session', logs.none, '--write', once]).status, 0)
+    const r = cli(['session', once])
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /pruned 0 of 4 tool results/)
+  })
+})

@@ -1,0 +1,80 @@
+// Reading one input (a file, or stdin for `-`) within the one cap every input
+// has: no more bytes than can ever become one JS string. A regular file over
+// it is refused before it is read; a stream (stdin, a FIFO, /dev/zero) is
+// read up to it and no further.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { MAX_INPUT_BYTES } from '../index.js'
+import { CliError } from './errors.js'
+
+/** How an input is named in messages. */
+export const nameOf = (file) => (file === '-' ? 'stdin' : file)
+
+const CHUNK = 1 << 20
+
+/**
+ * The bytes of `file` (stdin for `-`).
+ * @throws CliError naming the input when it cannot be read or is over the cap.
+ */
+export function readInput(file) {
+  const name = nameOf(file)
+  let fd
+  try {
+    fd = file === '-' ? 0 : openSync(file, 'r')
+    const stat = fstatSync(fd)
+    if (stat.isDirectory()) throw new CliError(`${name}: cannot read: EISDIR`)
+    if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge(name)
+    const chunks = []
+    let total = 0
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK)
+      const n = readChunk(fd, chunk)
+      if (n === 0) break
+      total += n
+      if (total > MAX_INPUT_BYTES) throw tooLarge(name)
+      chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n))
+    }
+    return Buffer.concat(chunks, total)
+  } catch (error) {
+    if (error instanceof CliError) throw error
+    throw new CliError(`${name}: cannot read: ${error.code ?? error.message}`)
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd)
+  }
+}
+
+/** One `readSync`, waiting out a non-blocking stdin that has nothing yet. */
+function readChunk(fd, buffer) {
+  for (;;) {
+    try {
+      return readSync(fd, buffer, 0, buffer.length, null)
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
+    }
+  }
+}
+
+const tooLarge = (name) => new CliError(`${name}: over ${MAX_INPUT_BYTES} bytes, more than one JS string can hold`)
+
+/**
+ * `bytes` decoded as UTF-8.
+ * @throws CliError naming the input and the first line that is not valid UTF-8.
+ */
+export function decodeUtf8(bytes, name) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    let start = 0
+    for (let line = 1; ; line++) {
+      const end = bytes.indexOf(0x0a, start)
+      const stop = end === -1 ? bytes.length : end
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start, stop))
+      } catch {
+        throw new CliError(`${name}:${line}: invalid UTF-8`)
+      }
+      if (end === -1) throw new CliError(`${name}: invalid UTF-8`)
+      start = stop + 1
+    }
+  }
+}
