@@ -84,6 +84,13 @@ export interface ExplainedLine {
   why: string
 }
 
+/**
+ * The most bytes the command line reads from one input (a file, stdin, a
+ * decompressed log): V8's longest string in UTF-16 code units, which no
+ * more UTF-8 bytes than this can need.
+ */
+export declare const MAX_INPUT_BYTES: number
+
 /** The marker head/tail puts in place of the removed middle. */
 export declare const PRUNE_MARKER: string
 
@@ -119,6 +126,9 @@ export declare function receiveTexts(blocks: ReadonlyArray<object>): number
  */
 export declare function retrieve(session: object, hash: string): string | undefined
 
+/** Whether `data` starts with a zstd frame (a skippable one included). */
+export declare function startsWithZstdFrame(data: Uint8Array): boolean
+
 /** How over-budget text is cut. */
 export declare const enum StrategyName {
   /** Upstream's head, marker and tail. */
@@ -132,7 +142,8 @@ export declare function zstdCompressFrame(data: Uint8Array): Buffer
 
 /**
  * Decodes a concatenation of zstd frames (skippable frames skipped, content
- * checksums verified). Throws `Error("corrupt zstd frame at byte N: …")` or
- * `Error("incomplete zstd frame at byte N …")`.
+ * checksums verified), at most [`MAX_INPUT_BYTES`] of output. Throws
+ * `Error("corrupt zstd frame at byte N: …")`, `Error("incomplete zstd
+ * frame at byte N …")` or `Error("over N bytes once decompressed")`.
  */
 export declare function zstdDecompress(data: Uint8Array): Buffer

@@ -61,6 +61,21 @@ describe('content blocks: a bad-input table', async () => {
     }
   })
 
+  test('a huge or lying length is a TypeError naming the argument, never an abort', () => {
+    const sparse = []
+    sparse.length = 2 ** 30
+    const liar = new Proxy([], { get: (target, key) => (key === 'length' ? 2 ** 32 - 1 : target[key]) })
+    for (const p of [headTail, lines]) {
+      for (const blocks of [sparse, liar]) {
+        assert.throws(() => p.pruneContent(blocks), { name: 'TypeError', message: /blocks\[0\] must be a content block object/ })
+        assert.throws(() => p.measureContent(blocks), { name: 'TypeError', message: /blocks\[0\] must be a content block object/ })
+      }
+    }
+    const spans = []
+    spans.length = 2 ** 30
+    assert.throws(() => trp.planLines('line\n'.repeat(100), { ...linesConfig, spans }), { name: 'TypeError', message: /spans\[0\]/ })
+  })
+
   test('frozen inputs are not mutated and still work', () => {
     const blocks = deepFreeze([{ type: 'text', text: 'frozen line\n'.repeat(100), meta: { a: [1] } }, { type: 'image', attachment: { id: 'i' } }])
     const before = JSON.stringify(blocks)

@@ -82,6 +82,30 @@ describe("pruneSession with strategy 'lines'", async () => {
     assert.throws(() => p.retrieve(session, 42), { name: 'TypeError', message: /hash/ })
   })
 
+  test('retrieve answers only for its own replacements still on the surface', () => {
+    const text = Array.from({ length: 800 }, (_, i) => `build step ${i} done\n`).join('') + 'error: boom\n'
+    const withResult = (id) => sessionWith([[[{ content: [{ type: 'text', text }] }]]], id)
+    const withContent = (event, content) => {
+      const { message } = event.data
+      return { ...event.data, message: { ...message, content: [{ ...message.content[0], content }] } }
+    }
+    const replace = (session, seq, data) => session.append('tool/result', data, { surfaceOp: { op: 'replace', start: seq, end: seq }, sourceEventSeqs: [seq] })
+    // Another plugin appends the very replacement this pruner would write, without its compaction/prune event.
+    const forged = withResult('forged')
+    const seq = forged.surface.nodes.find((n) => forged.events[n].type === 'tool/result')
+    const content = p.pruneContent(forged.events[seq].data.message.content[0].content)
+    const [{ hash }] = markers(content[0].text)
+    replace(forged, seq, withContent(forged.events[seq], content))
+    assert.equal(p.retrieve(forged, hash), undefined)
+    // Ours, answered; then a redaction replaces it on the surface, and its markers go with it.
+    const redacted = withResult('redacted')
+    const [entry] = p.pruneSession(redacted).pruned
+    const [ours, dropped] = Object.entries(entry.recoverable)[0]
+    assert.equal(p.retrieve(redacted, ours), dropped)
+    replace(redacted, entry.replacementSeq, withContent(redacted.events[entry.replacementSeq], [{ type: 'text', text: '[redacted]\n' }]))
+    assert.equal(p.retrieve(redacted, ours), undefined)
+  })
+
   test('head/tail replacements hold no retrievable markers', async () => {
     const headTail = await pruner(Ours, {})
     const session = sessionWith([[[{ content: [{ type: 'text', text: 'x\n'.repeat(9000) }] }]]])
