@@ -91,6 +91,27 @@ export interface ExplainedLine {
  */
 export declare const MAX_INPUT_BYTES: number
 
+/** What part of a retrieved text to page through, and how large a page is. */
+export interface PageOptions {
+  /** Code points a page holds at most. */
+  budget: number
+  /** The page wanted, from 1 (default 1). */
+  page?: number
+  /** With `lastLine`: only lines `firstLine..=lastLine`, counted from 1. */
+  firstLine?: number
+  /** See `firstLine`. */
+  lastLine?: number
+  /** Only the lines holding this text, with their neighbours. */
+  search?: string
+}
+
+/**
+ * Page `options.page` of `text`: whole lines, at most `options.budget`
+ * code points, optionally narrowed to a line range or a search. A
+ * `RangeError` for a page past the last or a selection with no line.
+ */
+export declare function pageText(text: string, options: PageOptions): TextPage
+
 /** The marker head/tail puts in place of the removed middle. */
 export declare const PRUNE_MARKER: string
 
@@ -135,6 +156,24 @@ export declare const enum StrategyName {
   HeadTail = 'head-tail',
   /** Failure-aware lines with retrievable markers. */
   Lines = 'lines',
+}
+
+/** One page of a retrieved text (see `src/pages.rs`). */
+export interface TextPage {
+  /** The page: whole lines of the text, byte for byte. */
+  text: string
+  /** First line on the page, from 1. */
+  firstLine: number
+  /** Last line on the page. */
+  lastLine: number
+  /** Lines in the whole text. */
+  totalLines: number
+  /** This page's number, from 1. */
+  page: number
+  /** Pages the selection takes. */
+  pages: number
+  /** Lines that matched `search` (0 without one). */
+  matches: number
 }
 
 /** One independently decodable, checksummed zstd frame holding `data`. */

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Context } from '@deepseek-ai/cordis'
-import { Ours, Session, appendTurn, pruner, sessionWith } from './support/dsh.js'
+import { Ours, Session, Upstream, appendTurn, pruner, sessionWith } from './support/dsh.js'
 import { corpus, expand, markers, sha24 } from './support/lines.js'
 
 const LINES = { strategy: 'lines', thresholdChars: 4096, headChars: 1024, tailChars: 512 }
@@ -132,7 +132,11 @@ describe("pruneSession with strategy 'lines'", async () => {
 
 describe('tool_result_retrieve through the real tool registry and a real agent', () => {
   const node22 = Number(process.versions.node.split('.')[0]) >= 22
-  test('returns the exact lines, or an error naming an unknown hash', { skip: !node22 && 'dsh-agent-loop needs Node 22 (dsh\'s runtime); the Node 22 run covers it' }, async () => {
+  const skip = !node22 && 'dsh-agent-loop needs Node 22 (dsh\'s runtime); the Node 22 run covers it'
+  // A small threshold, so a dropped run spans several pages.
+  const SMALL = { strategy: 'lines', thresholdChars: 1000, headChars: 300, tailChars: 100 }
+
+  async function harness(pruner, config) {
     const { SessionStore } = await import('@deepseek-ai/dsh-session')
     const { default: AgentRegistry } = await import('@deepseek-ai/dsh-agent')
     const { default: LlmRuntime } = await import('@deepseek-ai/dsh-llm')
@@ -140,10 +144,15 @@ describe('tool_result_retrieve through the real tool registry and a real agent',
     const { default: ToolRuntime } = await import('@deepseek-ai/dsh-tools')
     const { default: AgentLoop } = await import('@deepseek-ai/dsh-agent-loop')
     const { default: TokenMeter } = await import('@deepseek-ai/dsh-token-meter')
-    const RetrieveTool = await import('../lib/retrieve-tool.js')
     const ctx = new Context()
     for (const plugin of [SessionStore, AgentRegistry, LlmRuntime, SystemPrompt, ToolRuntime, AgentLoop, TokenMeter]) await ctx.plugin(plugin)
-    await ctx.plugin(Ours, LINES)
+    await ctx.plugin(pruner, config)
+    return ctx
+  }
+
+  test('pages of whole lines within thresholdChars that join to the exact text; ranges, searches, unknown hashes', { skip }, async () => {
+    const RetrieveTool = await import('../lib/retrieve-tool.js')
+    const ctx = await harness(Ours, SMALL)
     await ctx.plugin(RetrieveTool)
     assert.ok(ctx.tools.get('tool_result_retrieve'))
 
@@ -151,20 +160,62 @@ describe('tool_result_retrieve through the real tool registry and a real agent',
     appendTurn(agent.session, 1, [[{ content: [{ type: 'text', text: logOf('lint-react-001') }] }]])
     agent.session.append('turn/start', { turn: 2 })
     const [entry] = ctx.toolResultPruner.pruneSession(agent.session).pruned
-    const [hash, dropped] = Object.entries(entry.recoverable)[0]
+    const [hash, dropped] = Object.entries(entry.recoverable).sort((a, b) => b[1].length - a[1].length)[0]
+    assert.ok(Array.from(dropped).length > 3 * SMALL.thresholdChars, 'the run is several pages long')
     const call = (args) => ctx.tools.execute({ callId: `c-${Math.random()}`, name: 'tool_result_retrieve', arguments: args, signal: new AbortController().signal, agent })
 
-    const ok = await call({ hash })
-    assert.equal(ok.isError, false)
-    assert.equal(ok.value, dropped)
-    assert.deepEqual(ok.content, [{ type: 'text', text: dropped }])
+    // Page by page, as the first line says, until the last.
+    let joined = ''
+    for (let page = 1; ; page++) {
+      const r = await call({ hash, page })
+      assert.equal(r.isError, false, JSON.stringify(r.content))
+      assert.ok(Array.from(r.value).length <= SMALL.thresholdChars, `page ${page} fits the threshold, so the pruner leaves it alone`)
+      assert.deepEqual(r.content, [{ type: 'text', text: r.value }])
+      const [head, ...rest] = r.value.split('\n')
+      assert.match(head, new RegExp(`^\\[tool_result_retrieve ${hash}: lines \\d+-\\d+ of \\d+, page ${page} of \\d+`))
+      joined += rest.join('\n')
+      if (/this is the last page/.test(head)) break
+      assert.match(head, new RegExp(`next: call tool_result_retrieve again with page ${page + 1}`))
+    }
+    assert.equal(joined, dropped)
     const whole = await call({ hash: `<<ccr:${hash} 7_lines_offloaded>>` })
-    assert.equal(whole.value, dropped, 'the whole marker is accepted too')
+    assert.equal(whole.isError, false, 'the whole marker is accepted too')
+
+    // Narrowing: a line range gives exactly those lines; a search the lines holding it.
+    const lines = dropped.split('\n')
+    const range = await call({ hash, firstLine: 3, lastLine: 5 })
+    assert.equal(range.value.slice(range.value.indexOf('\n') + 1), lines.slice(2, 5).map((l) => `${l}\n`).join(''))
+    const needle = lines.find((l) => l.includes('error')).slice(0, 20)
+    const found = await call({ hash, search: needle })
+    assert.equal(found.isError, false)
+    assert.ok(found.value.includes(needle))
+    assert.match(found.value.split('\n')[0], /matching/)
+    const none = await call({ hash, search: 'no line holds this' })
+    assert.equal(none.isError, true)
+    assert.match(none.content[0].text, /no line of the text matches/)
 
     const unknown = await call({ hash: 'f'.repeat(24) })
     assert.equal(unknown.isError, true)
     assert.match(unknown.content[0].text, /unknown hash "f{24}"/)
     const missing = await call({})
     assert.equal(missing.isError, true)
+    const past = await call({ hash, page: 999 })
+    assert.equal(past.isError, true)
+    assert.match(past.content[0].text, /page 999 does not exist/)
+  })
+
+  test('next to another pruner (dsh\'s own) it fails at load with one message, not at the first call', { skip }, async () => {
+    const RetrieveTool = await import('../lib/retrieve-tool.js')
+    const ctx = await harness(Upstream, {})
+    const errors = []
+    ctx.on('internal/error', (error) => errors.push(error))
+    try {
+      await ctx.plugin(RetrieveTool)
+    } catch (error) {
+      errors.push(error)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    assert.equal(ctx.tools.get('tool_result_retrieve'), undefined, 'the tool is not offered')
+    assert.ok(errors.some((e) => /toolResultPruner service is not tool-result-pruner's/.test(String(e?.message ?? e))), String(errors))
   })
 })

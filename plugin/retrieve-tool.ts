@@ -4,12 +4,19 @@
  * it reads the calling agent's own session, so it answers only for markers
  * the pruner wrote there.
  *
+ * A retrieved run can be longer than a tool result may be before the
+ * pruner cuts it again, so the tool returns one page at a time, each whole
+ * lines within the pruner's `thresholdChars`, under a first line saying
+ * which lines it holds and how to ask for the next page. The model may
+ * narrow first to a line range or to the lines holding a string.
+ *
  * @module tool-result-pruner/retrieve-tool
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import type {} from './index.js'
+import { pageText, type TextPage } from '../index.js'
+import { ToolResultPruner } from './index.js'
 
 /** Cordis plugin name. */
 export const name = 'tool-result-retrieve'
@@ -20,43 +27,80 @@ export const inject = ['tools', 'toolResultPruner']
 /** The tool's name as the model sees it. */
 export const TOOL_NAME = 'tool_result_retrieve'
 
+/** Code points kept free for the page's first line, under `thresholdChars`. */
+const HEADER_ROOM = 240
+
 const HASH = /[0-9a-f]{24}/
 
+interface RetrieveArgs {
+  hash: string
+  page?: number
+  firstLine?: number
+  lastLine?: number
+  search?: string
+}
+
 /**
- * Register `tool_result_retrieve` with the tool registry.
+ * Register `tool_result_retrieve` with the tool registry. Fails at load,
+ * with one message, when `toolResultPruner` is not this package's service
+ * (dsh's own pruner writes no markers to retrieve).
  * @param ctx - Cordis context carrying `tools` and `toolResultPruner`.
  */
 export function apply(ctx: Context): void {
+  if (!(ctx.toolResultPruner instanceof ToolResultPruner)) {
+    throw new Error(
+      `${name}: the toolResultPruner service is not tool-result-pruner's (it is another pruner, which writes no retrievable markers); ` +
+        "load the 'tool-result-pruner' plugin in its place (in dsh: `dsh plugin --profile <name> add tool-result-pruner`)",
+    )
+  }
   ctx.tools.register(
     defineTool({
       name: TOOL_NAME,
       description:
         'Return the exact text that a pruned tool result replaced with a marker such as ' +
-        '`<<ccr:HASH 12_lines_offloaded>>` or `<<ccr:HASH 300_chars_offloaded>>`. ' +
-        'Call it when a dropped part of an earlier tool output is needed; pass the 24 hex digits after `ccr:`.',
+        '`<<ccr:HASH 12_lines_offloaded>>` or `<<ccr:HASH 300_chars_offloaded>>`, one page at a time. ' +
+        'The first line of the result says which lines the page holds and how to get the next page; the rest is the text, exactly. ' +
+        'To read less, pass firstLine and lastLine, or search for a string to get only the lines holding it, with their neighbours.',
       parameters: {
         hash: { type: 'string', required: true, description: 'The 24 lowercase hex digits after `<<ccr:` in the marker (the whole marker is accepted too).' },
+        page: { type: 'number', description: 'The page to return, from 1 (default 1).' },
+        firstLine: { type: 'number', description: 'With lastLine: only these lines of the dropped text, counted from 1.' },
+        lastLine: { type: 'number', description: 'With firstLine: the last line wanted.' },
+        search: { type: 'string', description: 'Only the lines holding this exact text, each with two neighbours.' },
       },
       output: {
         schema: { type: 'string' },
         render: (_args, text) => [{ type: 'text', text }],
       },
       async execute(args, exec) {
-        return retrieveFor(ctx, args.hash, exec.agent?.session)
+        return retrieveFor(ctx, args as RetrieveArgs, exec.agent?.session)
       },
     }),
   )
 }
 
-/** The dropped text, or an error naming the hash. */
-function retrieveFor(ctx: Context, hash: string, session: Session | undefined): string {
+/** One page of the dropped text under its header line, or an error naming the problem. */
+function retrieveFor(ctx: Context, args: RetrieveArgs, session: Session | undefined): string {
   if (session === undefined) {
     throw new Error(`${TOOL_NAME}: no session to search (the call has no calling agent)`)
   }
-  const found = HASH.exec(hash)?.[0]
-  const text = found === undefined ? undefined : ctx.toolResultPruner.retrieve(session, found)
-  if (text === undefined) {
-    throw new Error(`${TOOL_NAME}: unknown hash "${hash}": no marker with this hash was written into this session's tool results`)
+  const hash = HASH.exec(args.hash)?.[0]
+  const text = hash === undefined ? undefined : ctx.toolResultPruner.retrieve(session, hash)
+  if (hash === undefined || text === undefined) {
+    throw new Error(`${TOOL_NAME}: unknown hash "${args.hash}": no marker with this hash was written into this session's tool results`)
   }
-  return text
+  const budget = Math.max(1, ctx.toolResultPruner.config.thresholdChars - HEADER_ROOM)
+  const page = pageText(text, { budget, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search })
+  return `${header(hash, args, page)}\n${page.text}`
+}
+
+/** The page's first line: what it holds and how to go on. */
+function header(hash: string, args: RetrieveArgs, page: TextPage): string {
+  const found = args.search === undefined ? '' : `, ${page.matches} matching ${JSON.stringify(args.search)}`
+  const where = `lines ${page.firstLine}-${page.lastLine} of ${page.totalLines}${found}`
+  const next =
+    page.page < page.pages
+      ? `; next: call ${TOOL_NAME} again with page ${page.page + 1}`
+      : '; this is the last page'
+  return `[${TOOL_NAME} ${hash}: ${where}, page ${page.page} of ${page.pages}${next}]`
 }

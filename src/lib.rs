@@ -17,6 +17,7 @@ pub mod cpu;
 pub mod guarantees;
 pub mod hash;
 pub mod markers;
+pub mod pages;
 pub mod parallel;
 pub mod session;
 pub mod signals;

@@ -23,6 +23,7 @@ use crate::config::{self, Budgets};
 use crate::content::{Block, render_texts};
 use crate::hash;
 use crate::markers::find_markers;
+use crate::pages::{self, Selection};
 use crate::session::{prune_session, retrieve as retrieve_from};
 use crate::signals::{Failure, Frame};
 use crate::strategy::lines::render::Fate;
@@ -330,6 +331,74 @@ pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Either<Utf1
     Ok(match retrieve_from(&mut log, &hash)? {
         Some(text) => Either::A(Utf16String::from(text)),
         None => Either::B(()),
+    })
+}
+
+/// What part of a retrieved text to page through, and how large a page is.
+#[napi(object)]
+pub struct PageOptions {
+    /// Code points a page holds at most.
+    pub budget: i64,
+    /// The page wanted, from 1 (default 1).
+    pub page: Option<i64>,
+    /// With `lastLine`: only lines `firstLine..=lastLine`, counted from 1.
+    pub first_line: Option<i64>,
+    /// See `firstLine`.
+    pub last_line: Option<i64>,
+    /// Only the lines holding this text, with their neighbours.
+    #[napi(ts_type = "string")]
+    pub search: Option<Unknown<'static>>,
+}
+
+/// One page of a retrieved text (see `src/pages.rs`).
+#[napi(object)]
+pub struct TextPage {
+    /// The page: whole lines of the text, byte for byte.
+    pub text: Utf16String,
+    /// First line on the page, from 1.
+    pub first_line: u32,
+    /// Last line on the page.
+    pub last_line: u32,
+    /// Lines in the whole text.
+    pub total_lines: u32,
+    /// This page's number, from 1.
+    pub page: u32,
+    /// Pages the selection takes.
+    pub pages: u32,
+    /// Lines that matched `search` (0 without one).
+    pub matches: u32,
+}
+
+/// Page `options.page` of `text`: whole lines, at most `options.budget`
+/// code points, optionally narrowed to a line range or a search. A
+/// `RangeError` for a page past the last or a selection with no line.
+#[napi(catch_unwind, ts_args_type = "text: string, options: PageOptions")]
+pub fn page_text(env: Env, text: Unknown, options: PageOptions) -> Result<TextPage> {
+    let units = string_arg(&env, &text, "pageText: text")?;
+    let count = |name: &str, v: i64| {
+        usize::try_from(v)
+            .map_err(|_| range_error(&env, &format!("pageText: options.{name} ({v}) must not be negative")))
+    };
+    let selection = match (options.first_line, options.last_line, &options.search) {
+        (_, _, Some(search)) => Selection::Search(string_arg(&env, search, "pageText: options.search")?),
+        (Some(first), Some(last), None) => {
+            Selection::Lines { first: count("firstLine", first)?, last: count("lastLine", last)? }
+        }
+        (None, None, None) => Selection::All,
+        _ => return Err(type_error(&env, "pageText: options.firstLine and options.lastLine go together")),
+    };
+    let wanted = count("page", options.page.unwrap_or(1))?;
+    let page = pages::page(&units, count("budget", options.budget)?, &selection, wanted)
+        .map_err(|e| range_error(&env, &format!("pageText: {e}")))?;
+    let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(TextPage {
+        text: Utf16String::from(page.text),
+        first_line: small(page.first),
+        last_line: small(page.last),
+        total_lines: small(page.total_lines),
+        page: small(page.page),
+        pages: small(page.pages),
+        matches: small(page.matches),
     })
 }
 
