@@ -1,14 +1,17 @@
-// The npm package as a user gets it: `npm pack`, install the tarball into an
-// empty project, then load it through the real cordis Loader from a YAML
-// config under its package name and prune a real Session, on Node 20 and 22.
+// The npm package as a user gets it: the main tarball and this machine's
+// platform package packed as the registry would hold them, installed into an
+// empty project with no Rust toolchain on PATH, then loaded through the real
+// cordis Loader from a YAML config under its package name to prune a real
+// Session, on Node 20 and 22.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { node22 } from '../scripts/node22.js'
+import { packForRegistry } from '../scripts/pack.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -61,28 +64,54 @@ console.log(JSON.stringify({
 }))
 `
 
+/** PATH without a Rust toolchain: what a user installing from the registry has. */
+const noRust = () => process.env.PATH.split(':').filter((dir) => !/\.cargo|rustup/.test(dir) && !existsSync(join(dir, 'cargo'))).join(':')
+let packed
+
 before(() => {
   project = mkdtempSync(join(tmpdir(), 'trp-install-'))
-  execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', project], { cwd: root, stdio: 'pipe' })
-  const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))
-  assert.ok(tarball, 'npm pack produced a tarball')
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true, type: 'module' }))
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`,
-    '@deepseek-ai/cordis-plugin-loader@1.0.5', '@deepseek-ai/cordis-plugin-include@1.0.9'], { cwd: project, stdio: 'pipe' })
+  packed = packForRegistry(project)
+  // The platform package as the registry would serve it, from its tarball.
+  const manifest = { name: 'empty-project', private: true, type: 'module', overrides: { [packed.platformPackage]: `file:${packed.platform}` } }
+  writeFileSync(join(project, 'package.json'), JSON.stringify(manifest))
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', packed.main,
+    '@deepseek-ai/cordis-plugin-loader@1.0.5', '@deepseek-ai/cordis-plugin-include@1.0.9'], { cwd: project, stdio: 'pipe', env: { ...process.env, PATH: noRust() } })
   writeFileSync(join(project, 'cordis.yml'), CORDIS_YML)
   writeFileSync(join(project, 'main.js'), MAIN)
 })
 
 after(() => rmSync(project, { recursive: true, force: true }))
 
-test('the tarball ships the loader, types, addon and compiled plugin, and nothing else', () => {
-  const listing = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })
-  const files = JSON.parse(listing)[0].files.map((f) => f.path).sort()
-  for (const needed of ['index.js', 'index.d.ts', 'lib/index.js', 'lib/index.d.ts', 'package.json', 'README.md']) {
+test('the main tarball ships the loader, types and compiled plugin and no addon; the platform package ships the addon', () => {
+  const list = (tarball) => execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort()
+  const files = list(packed.main)
+  for (const needed of ['index.js', 'native.js', 'platform.js', 'index.d.ts', 'lib/index.js', 'lib/index.d.ts', 'lib/retrieve-tool.js', 'cordis.patch.yml', 'package.json', 'README.md']) {
     assert.ok(files.includes(needed), `${needed} is packed`)
   }
-  assert.ok(files.some((f) => f.endsWith('.node')), 'the native addon is packed')
-  assert.ok(files.every((f) => !f.startsWith('src/') && !f.startsWith('__test__/') && !f.startsWith('target/')), files.join(', '))
+  assert.ok(!files.some((f) => f.endsWith('.node')), 'no addon in the main package')
+  assert.ok(files.every((f) => !f.startsWith('src/') && !f.startsWith('__test__/') && !f.startsWith('target/') && !f.startsWith('npm/')), files.join(', '))
+  assert.deepEqual(list(packed.platform), ['README.md', 'package.json', `tool-result-pruner.${packed.platformName}.node`])
+  const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'tool-result-pruner', 'package.json'), 'utf8'))
+  assert.equal(installed.optionalDependencies[packed.platformPackage], installed.version)
+})
+
+test('on a platform with no binary, importing fails with one message naming it and the supported list', () => {
+  const pretend = `data:text/javascript,Object.defineProperty(process, 'arch', { value: 'riscv64' })`
+  const r = spawnSync(process.execPath, ['--import', pretend, '-e', `import('tool-result-pruner').catch((e) => { console.error(e.message); process.exit(3) })`], { cwd: project, encoding: 'utf8' })
+  assert.equal(r.status, 3, r.stderr)
+  assert.match(r.stderr.trim(), /^tool-result-pruner: no native binary for linux-riscv64-(gnu|musl); binaries exist for linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, linux-arm64-musl, darwin-x64, darwin-arm64, win32-x64-msvc$/)
+})
+
+test('without its platform package (optional dependencies omitted), importing says which package is missing', () => {
+  const bare = mkdtempSync(join(tmpdir(), 'trp-bare-'))
+  try {
+    execFileSync('tar', ['xzf', packed.main, '-C', bare])
+    const r = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(join(bare, 'package', 'index.js'))}).catch((e) => { console.error(e.message); process.exit(3) })`], { encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } })
+    assert.equal(r.status, 3, r.stderr)
+    assert.match(r.stderr, new RegExp(`the native binary for ${packed.platformName} is not installed: its package ${packed.platformPackage} is missing`))
+  } finally {
+    rmSync(bare, { recursive: true, force: true })
+  }
 })
 
 test('the installed command runs: npx tool-result-pruner prunes a file', () => {
