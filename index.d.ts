@@ -28,7 +28,7 @@ export declare class NativePruner {
    * (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
    * in lines mode.
    */
-  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>): { content: string; recoverable: Record<string, string>; droppedLines: number }
+  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>): { content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'> }
   /**
    * Each line of `text` with its class and fate in lines mode; `null` when
    * the text is within the threshold or gets upstream's cut.
@@ -82,6 +82,8 @@ export interface ExplainedLine {
    * dropped line `no room` when it carries signal, else `''`.
    */
   why: string
+  /** The kind of the text: `log`, `code`, `diff`, `search`, `json` or `listing`. */
+  kind: string
 }
 
 /**

@@ -55,7 +55,7 @@ describe('pruning a file or stdin', () => {
     const text = readFileSync(example, 'utf8')
     const r = cli(['--json', '--strategy', 'lines', '--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250', example])
     const plan = JSON.parse(r.stdout)
-    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines'])
+    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines', 'kinds'])
     assert.equal(expand(plan.content, plan.recoverable), text)
     assert.ok(plan.droppedLines > 0)
   })

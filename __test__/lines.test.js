@@ -69,7 +69,7 @@ describe('line plan functions', () => {
     assert.ok(!trp.planLines(text, config).content.includes('ok 50\n'))
     const service = await pruner(Ours, config)
     assert.equal(trp.planLines(text, config).content, service.pruneContent([{ type: 'text', text }])[0].text)
-    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100, headChars: 10, tailChars: 10 }), { content: 'short\n', recoverable: {}, droppedLines: 0 })
+    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100, headChars: 10, tailChars: 10 }), { content: 'short\n', recoverable: {}, droppedLines: 0, kinds: ['log'] })
     assert.throws(() => trp.planLines(text, { thresholdChars: 10 }), { name: 'RangeError', message: /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(10\)/ })
     assert.throws(() => trp.planLines(text, { ...config, spans: [[1]] }), { name: 'TypeError', message: /spans\[0\]/ })
     assert.throws(() => trp.planLines(42, config), { name: 'TypeError', message: /text must be a string/ })
@@ -141,8 +141,8 @@ describe("strategy 'lines' keeps every budget guarantee", () => {
   })
 
   test('every labelled corpus at many budgets: within keepChars, and every marker expands back to the log', async () => {
-    const cases = ['logdx-dev', 'generated', 'runs-tune', 'runs-check', 'runs-holdout'].flatMap((name) => corpus(name))
-    assert.equal(cases.length, 8 + 6 + 19 + 19 + 15)
+    const cases = ['logdx-dev', 'generated', 'runs-tune', 'runs-check', 'runs-holdout', 'kinds-tune', 'kinds-holdout'].flatMap((name) => corpus(name))
+    assert.equal(cases.length, 8 + 6 + 19 + 19 + 15 + 16 + 14)
     for (const threshold of [512, 2048, 8192, 32768, 131072]) {
       const keep = threshold / 4 + trp.PRUNE_MARKER.length + threshold / 8
       const p = await pruner(Ours, { strategy: 'lines', thresholdChars: threshold, headChars: threshold / 4, tailChars: threshold / 8 })
@@ -167,6 +167,8 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
     ['runs-tune', [[4096, 0.9], [8192, 0.97], [32768, 0.99]]],
     ['runs-check', [[4096, 0.85], [8192, 0.87], [32768, 0.95]]],
     ['runs-holdout', [[4096, 0.85], [8192, 0.85], [32768, 0.95]]],
+    ['kinds-tune', [[4096, 0.7], [8192, 0.85], [32768, 0.93]]],
+    ['kinds-holdout', [[4096, 0.7], [8192, 0.85], [32768, 0.95]]],
   ]
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {
@@ -182,4 +184,34 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
       }
     })
   }
+})
+
+describe('outlines for output that is not a log', () => {
+  // The kind a case's name says it is; minified JSON is one line, which lines mode cuts as head/tail would.
+  const expected = (name) => (/cargo-metadata|pip-list-v/.test(name) ? 'log' : { code: 'code', diff: 'diff', json: 'json', list: 'listing', search: 'search' }[name.split('-')[0]])
+
+  test('each text is given its kind, shown in the plan', () => {
+    for (const name of ['kinds-tune', 'kinds-holdout']) {
+      for (const c of corpus(name)) {
+        const plan = trp.planLines(c.text, { thresholdChars: 4096, headChars: 2048, tailChars: 1024 })
+        assert.deepEqual(plan.kinds, [expected(c.name)], c.name)
+      }
+    }
+    assert.deepEqual(trp.planLines(corpus('runs-tune')[0].text, { thresholdChars: 4096, headChars: 2048, tailChars: 1024 }).kinds, ['log'])
+  })
+
+  test('for every kind and budget, lines mode keeps at least what the better blind cut keeps (kinds-tune)', () => {
+    const cases = corpus('kinds-tune')
+    const budgets = [4096, 8192, 32768]
+    const rows = evaluate(cases, budgets)
+    for (const kind of ['code', 'diff', 'json', 'list', 'search']) {
+      for (const budget of budgets) {
+        const mean = (rule) => {
+          const r = rows.find((x) => x.budget === budget && x.rule === rule).cases.filter((c) => c.name.startsWith(`${kind}-`))
+          return r.reduce((s, c) => s + (c.criticalTotal ? c.critical / c.criticalTotal : 1), 0) / r.length
+        }
+        assert.ok(mean('lines') >= Math.max(mean('head-tail'), mean('tail')), `${kind} @${budget}: lines ${mean('lines').toFixed(3)}`)
+      }
+    }
+  })
 })

@@ -9,13 +9,14 @@ function readText(file) {
   return decodeUtf8(readInput(file), nameOf(file))
 }
 
-/** One row per line: number, fate, why it was kept, class, and the line (shortened). */
+/** One row per line: number, fate, why it was kept, class, and the line (shortened); the text's kind on stderr. */
 function explainText(text, pruner) {
   const explained = pruner.explain(text)
   if (explained === null) {
     process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
     return
   }
+  process.stderr.write(`kind: ${explained[0]?.kind ?? 'log'}\n`)
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const width = String(lines.length).length

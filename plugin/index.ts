@@ -15,7 +15,7 @@ import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPrun
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
 export { contentHash } from '../index.js'
-export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, TextKind, ToolResultPruneConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -76,4 +76,9 @@ export interface LinePlan {
   readonly recoverable: Readonly<Record<string, string>>
   /** Input lines replaced by markers. */
   readonly droppedLines: number
+  /** What the text is, which decides how it is outlined (`'log'`: by the failure rules). */
+  readonly kinds: readonly TextKind[]
 }
+
+/** What lines mode takes a text to be. */
+export type TextKind = 'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'

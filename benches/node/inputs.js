@@ -35,6 +35,24 @@ function emojiLine(r, i) {
   return s + (r() < 0.01 ? ' FAILED\n' : '\n')
 }
 
+/** Pretty-printed JSON, a package registry's shape: objects in arrays in objects. */
+function jsonLine(r, i) {
+  const depth = i % 40 === 0 ? 1 : i % 8 === 0 ? 2 : 3
+  const pad = '  '.repeat(depth)
+  if (i % 40 === 0) return `${pad}"package-${i}": {\n`
+  if (i % 8 === 0) return `${pad}"versions": [\n`
+  return `${pad}{ "version": "1.${i % 97}.${Math.floor(r() * 20)}", "integrity": "sha512-${Math.floor(r() * 1e12).toString(36)}" },\n`
+}
+
+/** Source code: documented functions, classes and their methods. */
+function codeLine(r, i) {
+  const n = i % 12
+  if (n === 0) return `/** Computes part ${i} of the result. */\n`
+  if (n === 1) return i % 36 === 1 ? `export class Part${i} {\n` : `export function part${i}(input, options = {}) {\n`
+  if (n === 11) return '}\n'
+  return `  const value${n} = input.items.map((x) => x * ${Math.floor(r() * 100)} + options.offset${n})\n`
+}
+
 /** Exactly `points` code points of lines from `line`, as a flat string. */
 function text(points, line, seed) {
   const r = rng(seed)
@@ -70,6 +88,8 @@ function countPoints(s) {
 /** The text classes, each `(points) => blocks`. */
 export const CLASSES = {
   ascii: (points) => [{ type: 'text', text: text(points, asciiLine, 1) }],
+  json: (points) => [{ type: 'text', text: `{\n${text(Math.max(0, points - 4), jsonLine, 7)}}\n` }],
+  code: (points) => [{ type: 'text', text: text(points, codeLine, 8) }],
   cjk: (points) => [{ type: 'text', text: text(points, cjkLine, 2) }],
   emoji: (points) => [{ type: 'text', text: text(points, emojiLine, 3) }],
   multi: (points) => {

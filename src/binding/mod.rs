@@ -174,7 +174,7 @@ impl NativePruner {
     #[napi(
         catch_unwind,
         ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>",
-        ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number }"
+        ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'> }"
     )]
     pub fn plan<'env>(
         &self,
@@ -188,10 +188,11 @@ impl NativePruner {
             _ => Vec::new(),
         };
         let blocks = [Block::Text(&units)];
-        let pruned = match self.pruner.strategy {
-            Strategy::Lines(options) => lines::prune_with_spans(&blocks, &self.pruner.budgets, &options, &spans),
-            Strategy::HeadTail => self.pruner.prune(&blocks),
+        let (pruned, kinds) = match self.pruner.strategy {
+            Strategy::Lines(options) => lines::plan_blocks(&blocks, &self.pruner.budgets, &options, &spans),
+            Strategy::HeadTail => (self.pruner.prune(&blocks), lines::kinds(&blocks)),
         };
+        let kinds: Vec<&str> = kinds.into_iter().map(|k| k.name()).collect();
         let mut out = Object::new(env)?;
         match pruned {
             Some(p) => {
@@ -199,11 +200,13 @@ impl NativePruner {
                 out.set_named_property("content", env.create_string_utf16(&content)?)?;
                 out.set_named_property("recoverable", recoverable_object(env, &p.recovered(&blocks))?)?;
                 out.set_named_property("droppedLines", p.dropped_lines as f64)?;
+                out.set_named_property("kinds", kinds)?;
             }
             None => {
                 out.set_named_property("content", text)?;
                 out.set_named_property("recoverable", Object::new(env)?)?;
                 out.set_named_property("droppedLines", 0.0)?;
+                out.set_named_property("kinds", kinds)?;
             }
         }
         Ok(out)
@@ -223,6 +226,8 @@ pub struct ExplainedLine {
     /// `repeat`, `weak`, `start`, `end`, `context`, `fill`, `span`), or for a
     /// dropped line `no room` when it carries signal, else `''`.
     pub why: String,
+    /// The kind of the text: `log`, `code`, `diff`, `search`, `json` or `listing`.
+    pub kind: String,
 }
 
 #[napi]
@@ -276,11 +281,17 @@ fn explained_line(line: &Explained) -> ExplainedLine {
             Reason::End => "end",
             Reason::Context => "context",
             Reason::Fill => "fill",
+            Reason::Outline => "outline",
         },
         None if !class.is_empty() && class != "pass" => "no room",
         None => "",
     };
-    ExplainedLine { class: class.to_owned(), fate: fate.to_owned(), why: why.to_owned() }
+    ExplainedLine {
+        class: class.to_owned(),
+        fate: fate.to_owned(),
+        why: why.to_owned(),
+        kind: line.kind.name().to_owned(),
+    }
 }
 
 /// `[start, end)` spans from a JS array of `[start, end]` pairs.

@@ -113,6 +113,10 @@ pub const RULES: &[Rule] = &[
         examples: &["test result: FAILED. 133 passed; 1 failed", "    Finished `release` profile [optimized] target(s) in 19.62s",
                     "Successfully installed lxml-5.3.0", "# fail  17", "# tests 12", "89% tests passed, 4 tests failed out of 36",
                     "build finished with problems, 63 warnings (with warnings treated as errors).", "Build succeeded."] },
+    // ---- chatter: code that handles or raises an error is code, not a report of one ----
+    Rule { says: Says::Chatter, anchors: &[],
+        pattern: r"^\s*(?:except\b|(?:\}\s*)?catch\s*[({]|raise\s+[\w.]+\s*\(|throw\s+new\b)",
+        examples: &["    except KeyError:", "} catch (err) {", "        raise ValueError(msg)", "      throw new TypeError('bad')"] },
     // ---- chatter: logged at a level below warning ----
     Rule { says: Says::Chatter, anchors: &[],
         pattern: r#"(?i:\blevel=(?:debug|info|trace)\b)|(?i:"level"\s*:\s*"(?:debug|info|trace)")|(?i:\[(?:debug|info|trace)\])|^\s*(?:DEBUG|INFO|TRACE)\b|\s(?:DEBUG|INFO|TRACE)\s|^npm (?:verbose|http|silly|timing)\b"#,

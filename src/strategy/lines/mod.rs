@@ -28,6 +28,7 @@
 
 mod budget;
 pub mod doc;
+pub mod outline;
 pub mod render;
 
 use std::collections::HashSet;
@@ -40,6 +41,7 @@ use crate::strategy::head_tail;
 use crate::text::code_points_at_most;
 use budget::Selection;
 use doc::Doc;
+use outline::Kind;
 use render::{Fate, render_blocks};
 
 /// Share of the budget kept for the last lines.
@@ -68,6 +70,8 @@ const CAUSE_LINES: usize = 16;
 const NEAREST_CAUSES: usize = 1;
 /// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
 const VALUE_LINES: usize = 2;
+/// Lines of each outline tier kept in order before the rest is spread.
+const OUTLINE_HEAD: usize = 4;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
 
@@ -111,6 +115,9 @@ pub enum Reason {
     Context,
     /// Budget was left.
     Fill,
+    /// Part of the outline of a text that is not a log (a definition, a
+    /// diff header, a file's first search hit, a shallow JSON key).
+    Outline,
 }
 
 /// Lines mode over a block list, or `None` when the text is within the
@@ -129,12 +136,23 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
+    plan_blocks(blocks, budgets, options, spans).0
+}
+
+/// [`prune_with_spans`], and the kind of each text block as the plan took
+/// it (for a text within the threshold, as it would take it).
+pub fn plan_blocks(
+    blocks: &[Block<'_>],
+    budgets: &Budgets,
+    options: &LineOptions,
+    spans: &[Range<usize>],
+) -> (Option<Pruned>, Vec<Kind>) {
     // A long text is over the threshold without counting; the line pass
     // counts it.
     if code_points_at_most(content::texts(blocks), budgets.threshold()) {
-        return None;
+        return (None, kinds(blocks));
     }
-    let fallback = || head_tail::prune(blocks, &budgets.head_tail_within_keep());
+    let fallback = || (head_tail::prune(blocks, &budgets.head_tail_within_keep()), kinds(blocks));
     let Some(doc) = Doc::new(blocks) else { return fallback() };
     let Some(plan) = select(&doc, budgets, options, spans) else {
         // Not even one marker per text fits: upstream's cut, which always does.
@@ -143,7 +161,21 @@ pub fn prune_with_spans(
     let pruned = render_blocks(blocks, &doc, &plan.fates);
     let guaranteed = pruned.chars_after <= budgets.keep() && pruned.chars_after < doc.total();
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.keep());
-    if guaranteed { Some(pruned) } else { fallback() }
+    if guaranteed { (Some(pruned), plan.kinds) } else { fallback() }
+}
+
+/// The kind of each text block of `blocks` (see [`outline`]), in order.
+pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
+    let Some(doc) = Doc::new(blocks) else { return Vec::new() };
+    let signals = scan(&doc);
+    (0..doc.texts.len()).map(|t| detect_kind(&doc, t, &signals)).collect()
+}
+
+/// The kind of text `t` of `doc`, whose lines' signals are among `signals`.
+fn detect_kind(doc: &Doc<'_>, t: usize, signals: &[LineSignal]) -> Kind {
+    let bounds = doc.bounds[t].clone();
+    let start = bounds.start;
+    outline::detect_by(doc.texts[t].1, bounds.len(), |k| doc.range(start + k), &signals[bounds])
 }
 
 /// One line of an explained plan: what the line carries and what became of it.
@@ -157,6 +189,8 @@ pub struct Explained {
     pub reason: Option<Reason>,
     /// A failure or summary line whose template an earlier line already has.
     pub flood: bool,
+    /// The kind of the text the line is in.
+    pub kind: Kind,
 }
 
 /// What lines mode reads in each line of `text` and what it does with it;
@@ -174,7 +208,8 @@ pub fn explain(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option
             .map(|k| {
                 let signal = plan.signals[k];
                 let flood = signal.template != 0 && !seen.insert(signal.template);
-                Explained { signal, fate: plan.fates[k], reason: plan.why[k], flood }
+                let kind = plan.kinds[doc.text_of(k)];
+                Explained { signal, fate: plan.fates[k], reason: plan.why[k], flood, kind }
             })
             .collect(),
     )
@@ -186,6 +221,8 @@ struct Plan {
     fates: Vec<Fate>,
     why: Vec<Option<Reason>>,
     signals: Vec<LineSignal>,
+    /// Each text's kind.
+    kinds: Vec<Kind>,
     /// Lines offered to the selection: the planner's work.
     #[cfg_attr(not(test), allow(dead_code))]
     attempts: usize,
@@ -202,6 +239,10 @@ fn select(doc: &Doc<'_>, budgets: &Budgets, options: &LineOptions, spans: &[Rang
     let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
     let share = |s: f64| (budget as f64 * s) as usize;
     let signals = scan(doc);
+    let kinds: Vec<Kind> = (0..doc.texts.len()).map(|t| detect_kind(doc, t, &signals)).collect();
+    if kinds.iter().all(|&k| k != Kind::Log) {
+        return Some(select_outline(doc, sel, budgets, &options, spans, signals, kinds, cap));
+    }
     // Output with no verdict in it (a listing, a search, a diff) is kept as
     // head/tail would keep it: its ends in the configured ratio.
     let verdicts = signals.iter().any(|s| s.failure == Failure::Strong || s.summary);
@@ -351,7 +392,61 @@ fn select(doc: &Doc<'_>, budgets: &Budgets, options: &LineOptions, spans: &[Rang
     }
     sel.reason = Reason::Fill;
     grow_ends(&mut sel, n, cap, ends_ratio);
-    Some(Plan { fates: sel.fates, why: sel.why, signals, attempts: sel.attempts })
+    Some(Plan { fates: sel.fates, why: sel.why, signals, kinds, attempts: sel.attempts })
+}
+
+/// The plan of texts that all have an outline (see [`outline`]): the first
+/// and last lines, the caller's spans, then each tier of every text in
+/// turn, each spread over its text, then both ends in the head:tail ratio.
+#[allow(clippy::too_many_arguments)]
+fn select_outline(
+    doc: &Doc<'_>,
+    mut sel: Selection<'_, '_>,
+    budgets: &Budgets,
+    options: &LineOptions,
+    spans: &[Range<usize>],
+    signals: Vec<LineSignal>,
+    kinds: Vec<Kind>,
+    cap: usize,
+) -> Plan {
+    let n = doc.line_count();
+    sel.reason = Reason::Start;
+    sel.add(0, cap);
+    sel.reason = Reason::End;
+    for k in (0..n).rev().take(options.edge) {
+        sel.add(k, cap);
+    }
+    sel.reason = Reason::Span;
+    for k in touched_global(doc, spans) {
+        sel.add(k, cap);
+    }
+    let tiers: Vec<Vec<Vec<usize>>> = (0..doc.texts.len())
+        .map(|t| {
+            let start = doc.bounds[t].start;
+            outline::tiers(kinds[t], doc.texts[t].1, &doc.ranges(t))
+                .into_iter()
+                .map(|tier| tier.into_iter().map(|k| start + k).collect())
+                .collect()
+        })
+        .collect();
+    sel.reason = Reason::Outline;
+    for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
+        for text in &tiers {
+            // The first few in order (the top of a file, the newest commit), then spread.
+            let tier = text.get(level).map_or(&[][..], Vec::as_slice);
+            let first = tier.len().min(OUTLINE_HEAD);
+            for &k in tier[..first].iter().chain(spread(&tier[first..]).iter()) {
+                if sel.full() {
+                    break;
+                }
+                sel.add(k, cap);
+            }
+        }
+    }
+    sel.reason = Reason::Fill;
+    let (head_w, tail_w) = (budgets.head().max(1), budgets.tail().max(1));
+    grow_ends(&mut sel, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
+    Plan { fates: sel.fates, why: sel.why, signals, kinds, attempts: sel.attempts }
 }
 
 /// Adds lines from both ends inward, `front` from the start for each `back`
@@ -702,6 +797,43 @@ mod tests {
                 plan.attempts,
                 doc.line_count()
             );
+        }
+    }
+
+    #[test]
+    fn outlines_keep_every_guarantee_and_put_the_map_first() {
+        let code: String =
+            (0..300).map(|i| format!("/// Does {i}.\npub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n")).collect();
+        let diff: String = (0..60)
+            .map(|i| format!("diff --git a/f{i}.rs b/f{i}.rs\n--- a/f{i}.rs\n+++ b/f{i}.rs\n@@ -{i},3 +{i},3 @@\n fn a() {{}}\n-fn b{i}() {{}}\n+fn c{i}() {{}}\n"))
+            .collect();
+        let search: String = (0..400).map(|i| format!("src/m{}.rs:{}:    let x = y{i};\n", i / 7, i % 7 + 1)).collect();
+        let json = format!(
+            "{{\n{}  \"end\": 1\n}}\n",
+            (0..300).map(|i| format!("  \"k{i}\": {{\n    \"v\": [\n      {i}\n    ]\n  }},\n")).collect::<String>()
+        );
+        // (text, its kind, entries in its map, the text of entry i)
+        type Case = (String, Kind, usize, fn(usize) -> String);
+        let cases: [Case; 4] = [
+            (code, Kind::Code, 300, |i| format!("pub fn f{i}(")),
+            (diff, Kind::Diff, 60, |i| format!("diff --git a/f{i}.rs")),
+            (search, Kind::Search, 57, |i| format!("src/m{i}.rs:1:")),
+            (json, Kind::Json, 300, |i| format!("\"k{i}\": {{")),
+        ];
+        for (text, kind, n, entry) in cases {
+            let t = utf16(&text);
+            let blocks = [Block::Text(&t)];
+            assert_eq!(kinds(&blocks), vec![kind]);
+            for keep in [600, 2000, 6000] {
+                let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+                crate::guarantees::check_lines(&blocks, &b, &LineOptions::default()).unwrap();
+            }
+            // A budget that holds a third of the text keeps map entries from
+            // the middle third too, not only from the start.
+            let third = (text.chars().count() / 3) as u64;
+            let b = Budgets::new(third, 0, 0).and_then(|b| b.with_keep(third)).unwrap();
+            let o = out(&blocks, &prune(&blocks, &b, &LineOptions::default()).unwrap());
+            assert!((n / 3..2 * n / 3).any(|i| o.contains(&entry(i))), "{kind:?}:\n{o}");
         }
     }
 
