@@ -109,7 +109,9 @@ pub fn view(line: &[u16], out: &mut String) {
                     .iter()
                     .take_while(|&&u| u < 0x80 && u != 0x1B && u != 0x0D && u != 0x0A && u != 0x5E)
                     .count();
-                out.extend(line[at..at + run].iter().map(|&u| char::from(u as u8)));
+                // SAFETY: every unit of the run is below 0x80, so each byte
+                // pushed is ASCII and the string stays valid UTF-8.
+                unsafe { out.as_mut_vec() }.extend(line[at..at + run].iter().map(|&u| u as u8));
                 leading &= line[at..at + run].iter().all(|&u| u == 0x20 || u == 0x09);
                 at += run;
             }
