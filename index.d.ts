@@ -107,13 +107,6 @@ export interface PageOptions {
   search?: string
 }
 
-/**
- * Page `options.page` of `text`: whole lines, at most `options.budget`
- * code points, optionally narrowed to a line range or a search. A
- * `RangeError` for a page past the last or a selection with no line.
- */
-export declare function pageText(text: string, options: PageOptions): TextPage
-
 /** The marker head/tail puts in place of the removed middle. */
 export declare const PRUNE_MARKER: string
 
@@ -148,6 +141,16 @@ export declare function receiveTexts(blocks: ReadonlyArray<object>): number
  * original it cites); `undefined` for any hash the pruner did not write.
  */
 export declare function retrieve(session: object, hash: string): string | undefined
+
+/**
+ * Page `options.page` of the exact text behind `hash` in `session` (as
+ * `retrieve` finds it): whole lines, at most `options.budget` code points,
+ * optionally narrowed to a line range or a search; `undefined` for a hash
+ * the pruner did not write. Paged here, so the whole dropped text never
+ * crosses into JS. A `RangeError` for a page past the last or a selection
+ * with no line.
+ */
+export declare function retrievePage(session: object, hash: string, options: PageOptions): TextPage | undefined
 
 /** Whether `data` starts with a zstd frame (a skippable one included). */
 export declare function startsWithZstdFrame(data: Uint8Array): boolean

@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, MAX_INPUT_BYTES, pageText, PRUNE_MARKER, receiveTexts, retrieve, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { __testPanic }
 export { codePointLength }
@@ -728,10 +728,10 @@ export { DEFAULT_HEAD_CHARS }
 export { DEFAULT_TAIL_CHARS }
 export { DEFAULT_THRESHOLD_CHARS }
 export { MAX_INPUT_BYTES }
-export { pageText }
 export { PRUNE_MARKER }
 export { receiveTexts }
 export { retrieve }
+export { retrievePage }
 export { startsWithZstdFrame }
 export { StrategyName }
 export { zstdCompressFrame }

@@ -15,7 +15,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { pageText, type TextPage } from '../index.js'
+import { retrievePage, type TextPage } from '../index.js'
 import { ToolResultPruner } from './index.js'
 
 /** Cordis plugin name. */
@@ -85,12 +85,12 @@ function retrieveFor(ctx: Context, args: RetrieveArgs, session: Session | undefi
     throw new Error(`${TOOL_NAME}: no session to search (the call has no calling agent)`)
   }
   const hash = HASH.exec(args.hash)?.[0]
-  const text = hash === undefined ? undefined : ctx.toolResultPruner.retrieve(session, hash)
-  if (hash === undefined || text === undefined) {
+  const budget = Math.max(1, ctx.toolResultPruner.config.thresholdChars - HEADER_ROOM)
+  const options = { budget, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search }
+  const page = hash === undefined ? undefined : retrievePage(session, hash, options)
+  if (hash === undefined || page === undefined) {
     throw new Error(`${TOOL_NAME}: unknown hash "${args.hash}": no marker with this hash was written into this session's tool results`)
   }
-  const budget = Math.max(1, ctx.toolResultPruner.config.thresholdChars - HEADER_ROOM)
-  const page = pageText(text, { budget, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search })
   return `${header(hash, args, page)}\n${page.text}`
 }
 

@@ -334,15 +334,21 @@ fn recoverable_object<'env>(env: &'env Env, map: &BTreeMap<String, Vec<u16>>) ->
 /// original it cites); `undefined` for any hash the pruner did not write.
 #[napi(catch_unwind, ts_args_type = "session: object, hash: string", ts_return_type = "string | undefined")]
 pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Either<Utf16String, ()>> {
-    let hash = String::from_utf16_lossy(&string_arg(&env, &hash, "retrieve: hash")?);
-    let mut log = JsSessionLog::new(&env, &session, Object::new(&env)?, "retrieve")?;
-    if !hash::is_hash(&hash) {
-        return Ok(Either::B(()));
-    }
-    Ok(match retrieve_from(&mut log, &hash)? {
+    Ok(match retrieved(&env, &session, &hash, "retrieve")? {
         Some(text) => Either::A(Utf16String::from(text)),
         None => Either::B(()),
     })
+}
+
+/// The text behind `hash` in `session`, for `retrieve` and `retrievePage`
+/// (`what` names the caller in errors).
+fn retrieved(env: &Env, session: &Unknown, hash: &Unknown, what: &str) -> Result<Option<Vec<u16>>> {
+    let hash = String::from_utf16_lossy(&string_arg(env, hash, &format!("{what}: hash"))?);
+    let mut log = JsSessionLog::new(env, session, Object::new(env)?, what)?;
+    if !hash::is_hash(&hash) {
+        return Ok(None);
+    }
+    retrieve_from(&mut log, &hash)
 }
 
 /// What part of a retrieved text to page through, and how large a page is.
@@ -380,29 +386,36 @@ pub struct TextPage {
     pub matches: u32,
 }
 
-/// Page `options.page` of `text`: whole lines, at most `options.budget`
-/// code points, optionally narrowed to a line range or a search. A
-/// `RangeError` for a page past the last or a selection with no line.
-#[napi(catch_unwind, ts_args_type = "text: string, options: PageOptions")]
-pub fn page_text(env: Env, text: Unknown, options: PageOptions) -> Result<TextPage> {
-    let units = string_arg(&env, &text, "pageText: text")?;
+/// Page `options.page` of the exact text behind `hash` in `session` (as
+/// `retrieve` finds it): whole lines, at most `options.budget` code points,
+/// optionally narrowed to a line range or a search; `undefined` for a hash
+/// the pruner did not write. Paged here, so the whole dropped text never
+/// crosses into JS. A `RangeError` for a page past the last or a selection
+/// with no line.
+#[napi(
+    catch_unwind,
+    ts_args_type = "session: object, hash: string, options: PageOptions",
+    ts_return_type = "TextPage | undefined"
+)]
+pub fn retrieve_page(env: Env, session: Unknown, hash: Unknown, options: PageOptions) -> Result<Either<TextPage, ()>> {
+    let Some(units) = retrieved(&env, &session, &hash, "retrievePage")? else { return Ok(Either::B(())) };
     let count = |name: &str, v: i64| {
         usize::try_from(v)
-            .map_err(|_| range_error(&env, &format!("pageText: options.{name} ({v}) must not be negative")))
+            .map_err(|_| range_error(&env, &format!("retrievePage: options.{name} ({v}) must not be negative")))
     };
     let selection = match (options.first_line, options.last_line, &options.search) {
-        (_, _, Some(search)) => Selection::Search(string_arg(&env, search, "pageText: options.search")?),
+        (_, _, Some(search)) => Selection::Search(string_arg(&env, search, "retrievePage: options.search")?),
         (Some(first), Some(last), None) => {
             Selection::Lines { first: count("firstLine", first)?, last: count("lastLine", last)? }
         }
         (None, None, None) => Selection::All,
-        _ => return Err(type_error(&env, "pageText: options.firstLine and options.lastLine go together")),
+        _ => return Err(type_error(&env, "retrievePage: options.firstLine and options.lastLine go together")),
     };
     let wanted = count("page", options.page.unwrap_or(1))?;
     let page = pages::page(&units, count("budget", options.budget)?, &selection, wanted)
-        .map_err(|e| range_error(&env, &format!("pageText: {e}")))?;
+        .map_err(|e| range_error(&env, &format!("retrievePage: {e}")))?;
     let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    Ok(TextPage {
+    Ok(Either::A(TextPage {
         text: Utf16String::from(page.text),
         first_line: small(page.first),
         last_line: small(page.last),
@@ -410,7 +423,7 @@ pub fn page_text(env: Env, text: Unknown, options: PageOptions) -> Result<TextPa
         page: small(page.page),
         pages: small(page.pages),
         matches: small(page.matches),
-    })
+    }))
 }
 
 /// Code points in `text`, counted as `Array.from(text).length` does.

@@ -257,21 +257,24 @@ fn follow(
     j.max(i + 1)
 }
 
+/// Marks lines `start..end` as one frame, `start` its head: the project's
+/// unless its text (lowercased) names a library.
+fn finish_frame(frame: Option<(usize, String)>, end: usize, out: &mut [LineSignal]) {
+    if let Some((start, text)) = frame {
+        let kind = if traces::library_text(&text) { Frame::Library } else { Frame::Project };
+        for s in &mut out[start..end] {
+            s.frame = kind;
+        }
+        out[start].frame_head = true;
+    }
+}
+
 /// Marks the trace starting at line `j` (frames, their details, a
 /// `stack backtrace:` or `goroutine` header); returns the line after it.
 fn follow_trace(text: &[u16], lines: &[Range<usize>], mut j: usize, out: &mut [LineSignal], buf: &mut String) -> usize {
     let patterns = traces::patterns();
     // The frame the next detail lines belong to: (first line, lowercased text so far).
     let mut current: Option<(usize, String)> = None;
-    let finish = |frame: Option<(usize, String)>, end: usize, out: &mut [LineSignal]| {
-        if let Some((start, text)) = frame {
-            let kind = if traces::library_text(&text) { Frame::Library } else { Frame::Project };
-            for s in &mut out[start..end] {
-                s.frame = kind;
-            }
-            out[start].frame_head = true;
-        }
-    };
     while j < lines.len() {
         view(&text[lines[j].clone()], buf);
         let bytes = buf.as_bytes();
@@ -281,7 +284,7 @@ fn follow_trace(text: &[u16], lines: &[Range<usize>], mut j: usize, out: &mut [L
             break;
         }
         if patterns.trace_start.is_match(bytes) {
-            finish(current.take(), j, out);
+            finish_frame(current.take(), j, out);
             out[j].frame = Frame::Library;
             out[j].frame_head = true;
             j += 1;
@@ -304,14 +307,14 @@ fn follow_trace(text: &[u16], lines: &[Range<usize>], mut j: usize, out: &mut [L
             continue;
         }
         if patterns.frame.is_match(bytes) {
-            finish(current.take(), j, out);
+            finish_frame(current.take(), j, out);
             current = Some((j, buf.to_ascii_lowercase()));
             j += 1;
             continue;
         }
         break;
     }
-    finish(current, j, out);
+    finish_frame(current, j, out);
     j
 }
 
@@ -328,15 +331,6 @@ fn follow_python(
 ) -> usize {
     let mut j = header + 1;
     let mut frame: Option<(usize, String)> = None;
-    let finish = |frame: Option<(usize, String)>, end: usize, out: &mut [LineSignal]| {
-        if let Some((start, text)) = frame {
-            let kind = if traces::library_text(&text) { Frame::Library } else { Frame::Project };
-            for s in &mut out[start..end] {
-                s.frame = kind;
-            }
-            out[start].frame_head = true;
-        }
-    };
     while j < lines.len() {
         view(&text[lines[j].clone()], buf);
         if buf.trim().is_empty() {
@@ -344,7 +338,7 @@ fn follow_python(
         }
         if indented(buf) {
             if buf.trim_start().starts_with("File \"") {
-                finish(frame.take(), j, out);
+                finish_frame(frame.take(), j, out);
                 frame = Some((j, buf.to_ascii_lowercase()));
             } else if frame.is_none() {
                 frame = Some((j, buf.to_ascii_lowercase()));
@@ -352,14 +346,14 @@ fn follow_python(
             j += 1;
             continue;
         }
-        finish(frame.take(), j, out);
+        finish_frame(frame.take(), j, out);
         // The first unindented line: the exception message.
         out[j].failure = Failure::Strong;
         out[j].pass = false;
         out[j].template = templates.id(buf);
         return j + 1;
     }
-    finish(frame, j, out);
+    finish_frame(frame, j, out);
     j
 }
 
@@ -402,7 +396,7 @@ mod tests {
     fn every_rule_example_passes_the_prefilter_and_its_rule() {
         let rules = compiled();
         for rule in rules::RULES {
-            let pattern = regex::bytes::RegexBuilder::new(rule.pattern).unicode(false).build().unwrap();
+            let pattern = rules::ascii_regex(rule.pattern);
             for example in rule.examples {
                 let mut v = String::new();
                 view(&utf16(example), &mut v);
@@ -436,7 +430,7 @@ mod tests {
         let doc = include_str!("../../docs/lines-mode.md");
         let spans: Vec<&str> = doc.split('`').skip(1).step_by(2).collect();
         for rule in rules::RULES {
-            let pattern = regex::bytes::RegexBuilder::new(rule.pattern).unicode(false).build().unwrap();
+            let pattern = rules::ascii_regex(rule.pattern);
             assert!(
                 spans.iter().any(|s| pattern.is_match(s.as_bytes())),
                 "docs/lines-mode.md shows no example of {:?}",

@@ -153,9 +153,10 @@ pub(crate) struct Compiled {
     pub chatter: Regex,
 }
 
-/// A byte regex over views, ASCII classes (`\b`, `\w`, `\s`): fast on any input.
-fn ascii_regex(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern).unicode(false).build().expect("static rule")
+/// A byte regex over views, ASCII classes (`\b`, `\w`, `\s`): fast on any
+/// input. Every pattern of the crate is built with it.
+pub(crate) fn ascii_regex(pattern: &str) -> Regex {
+    RegexBuilder::new(pattern).unicode(false).build().expect("static pattern")
 }
 
 /// The alternation of every rule that says `says`.

@@ -11,7 +11,9 @@
 
 use std::sync::OnceLock;
 
-use regex::bytes::{Regex, RegexBuilder};
+use regex::bytes::Regex;
+
+use super::rules::ascii_regex;
 
 /// Where a frame's code lives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,10 +83,6 @@ pub(crate) struct Patterns {
     /// it was included from, which function or template instantiation it
     /// is in, and what required it (GCC and Clang).
     pub context_above: Regex,
-}
-
-fn ascii_regex(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern).unicode(false).build().expect("static pattern")
 }
 
 pub(crate) fn patterns() -> &'static Patterns {

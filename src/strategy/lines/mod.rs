@@ -175,7 +175,7 @@ pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
 fn detect_kind(doc: &Doc<'_>, t: usize, signals: &[LineSignal]) -> Kind {
     let bounds = doc.bounds[t].clone();
     let start = bounds.start;
-    outline::detect_by(doc.texts[t].1, bounds.len(), |k| doc.range(start + k), &signals[bounds])
+    outline::detect(doc.texts[t].1, bounds.len(), |k| doc.range(start + k), &signals[bounds])
 }
 
 /// One line of an explained plan: what the line carries and what became of it.

@@ -12,8 +12,9 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use regex::bytes::{Regex, RegexBuilder};
+use regex::bytes::Regex;
 
+use crate::signals::rules::ascii_regex;
 use crate::signals::{Failure, LineSignal, view};
 
 /// What a text is.
@@ -63,31 +64,27 @@ struct Patterns {
     listing: Regex,
 }
 
-fn ascii(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern).unicode(false).build().expect("static pattern")
-}
-
 fn patterns() -> &'static Patterns {
     static PATTERNS: OnceLock<Patterns> = OnceLock::new();
     PATTERNS.get_or_init(|| Patterns {
         // A definition opened by a keyword, in most languages.
-        definition: ascii(
+        definition: ascii_regex(
             r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|macro_rules!|mod|let|var|const)\b",
         ),
         // A C-family or Java signature: a return type, a name, a parameter
         // list, not a call or a statement.
-        signature: ascii(
+        signature: ascii_regex(
             r"^[ \t]{0,4}(?:[A-Za-z_][\w:<>\[\]*&,]*[ \t*&]+)+\**[A-Za-z_]\w*\s*\([^;{]*[,){;]?\s*(?:const\s*)?(?:\{|;|,|\)\s*)?$|^#\s*define\s+\w",
         ),
-        import: ascii(r"^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|use\s+[\w:{]|using\s+\w|package\s+\w|require\s*\(|extern\s+crate\b)"),
-        comment: ascii(r#"^\s*(?://|#(?:\s|$)|/\*|\*|"""|''')"#),
-        log_evidence: ascii(
+        import: ascii_regex(r"^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|use\s+[\w:{]|using\s+\w|package\s+\w|require\s*\(|extern\s+crate\b)"),
+        comment: ascii_regex(r#"^\s*(?://|#(?:\s|$)|/\*|\*|"""|''')"#),
+        log_evidence: ascii_regex(
             r"^\s*\d*\s*\|\s|\s-->\s|^\d{4}-\d\d-\d\d[T ]\d\d:|^\[?\d\d:\d\d:\d\d|\b(?:PASSED|FAILED|PASS|FAIL)\b|\b(?:INFO|WARN|WARNING|ERROR|DEBUG)\b|^\s*(?:at\s+\S|File\s+\x22)|\.\.\.\s*ok$",
         ),
-        search_hit: ascii(r"^[^\s:]{1,400}:\d+:"),
-        search_context: ascii(r"^[^\s:]{1,400}-\d+-|^--$"),
-        diagnostic: ascii(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
-        listing: ascii(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
+        search_hit: ascii_regex(r"^[^\s:]{1,400}:\d+:"),
+        search_context: ascii_regex(r"^[^\s:]{1,400}-\d+-|^--$"),
+        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
+        listing: ascii_regex(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
     })
 }
 
@@ -95,14 +92,9 @@ fn patterns() -> &'static Patterns {
 /// `signals`, its lines' failure signals: a text with failure or summary
 /// lines in it is a log that quotes code, not code, and a text whose
 /// `path:line:` lines are diagnostics (`error:`, `F821`) is a linter's or
-/// compiler's log, not a search.
-pub fn detect(text: &[u16], lines: &[Range<usize>], signals: &[LineSignal]) -> Kind {
-    detect_by(text, lines.len(), |k| lines[k].clone(), signals)
-}
-
-/// [`detect`] with the lines given by count and by a function from index
-/// to range, so a caller need not build the list of every line.
-pub fn detect_by(text: &[u16], count: usize, line: impl Fn(usize) -> Range<usize>, signals: &[LineSignal]) -> Kind {
+/// compiler's log, not a search. Lines are given by count and by a
+/// function from index to range, so a caller need not list every line.
+pub fn detect(text: &[u16], count: usize, line: impl Fn(usize) -> Range<usize>, signals: &[LineSignal]) -> Kind {
     let p = patterns();
     // JSON: the text opens and closes a value, over more than a line.
     let trimmed = |s: &[u16]| {
@@ -333,36 +325,51 @@ fn diff(views: &[&str]) -> Vec<Vec<usize>> {
 /// file in turn, then the context lines.
 fn search(views: &[&str]) -> Vec<Vec<usize>> {
     let p = patterns();
-    let mut by_file: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut by_file = Groups::default();
     let mut context = Vec::new();
     for (k, v) in views.iter().enumerate() {
         let b = v.as_bytes();
         if let Some(m) = p.search_hit.find(b) {
             let path = &v[..m.as_bytes().iter().rposition(|&c| c == b':').unwrap_or(0)];
-            let path = &path[..path.rfind(':').unwrap_or(path.len())];
-            match by_file.last_mut() {
-                Some((last, hits)) if last == path => hits.push(k),
-                _ => match by_file.iter_mut().find(|(f, _)| f == path) {
-                    Some((_, hits)) => hits.push(k),
-                    None => by_file.push((path.to_owned(), vec![k])),
-                },
-            }
+            by_file.add(&path[..path.rfind(':').unwrap_or(path.len())], k);
         } else {
             context.push(k);
         }
     }
-    let mut tiers = vec![by_file.iter().map(|(_, hits)| hits[0]).collect::<Vec<_>>()];
-    let mut rest = Vec::new();
-    for round in 1.. {
-        let next: Vec<usize> = by_file.iter().filter_map(|(_, hits)| hits.get(round).copied()).collect();
-        if next.is_empty() {
-            break;
+    let files = by_file.lists;
+    vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
+}
+
+/// Lines grouped by a key (a file, a directory), groups in the order their
+/// keys first appear; hashed, so many groups cost no more than few.
+#[derive(Default)]
+struct Groups {
+    index: std::collections::HashMap<String, usize>,
+    lists: Vec<Vec<usize>>,
+}
+
+impl Groups {
+    fn add(&mut self, key: &str, line: usize) {
+        match self.index.get(key) {
+            Some(&i) => self.lists[i].push(line),
+            None => {
+                self.index.insert(key.to_owned(), self.lists.len());
+                self.lists.push(vec![line]);
+            }
         }
-        rest.extend(next);
     }
-    tiers.push(rest);
-    tiers.push(context);
-    tiers
+}
+
+/// The lines of `lists` from position `from` on, group by group in turn:
+/// every group's `from`-th line, then every group's next, and so on.
+fn round_robin(lists: &[Vec<usize>], from: usize) -> Vec<usize> {
+    let mut items: Vec<(usize, usize, usize)> = lists
+        .iter()
+        .enumerate()
+        .flat_map(|(g, list)| list.iter().enumerate().skip(from).map(move |(round, &k)| (round, g, k)))
+        .collect();
+    items.sort_unstable();
+    items.into_iter().map(|(_, _, k)| k).collect()
 }
 
 /// Pretty JSON: the top-level keys, the second level's, both outside later
@@ -427,7 +434,7 @@ fn json(views: &[&str]) -> Vec<Vec<usize>> {
 fn listing(views: &[&str]) -> Vec<Vec<usize>> {
     let mut groups: Vec<(usize, Vec<usize>)> = Vec::new(); // (header line, entries)
     let mut headers = Vec::new();
-    let mut by_dir: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut by_dir = Groups::default();
     for (k, v) in views.iter().enumerate() {
         let t = v.trim();
         if t.is_empty() {
@@ -438,11 +445,7 @@ fn listing(views: &[&str]) -> Vec<Vec<usize>> {
             groups.push((k, Vec::new()));
         } else if t.contains('/') && !t.contains(' ') {
             // `find` output: one path a line, grouped by directory.
-            let dir = t.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
-            match by_dir.iter_mut().find(|(d, _)| *d == dir) {
-                Some((_, entries)) => entries.push(k),
-                None => by_dir.push((dir, vec![k])),
-            }
+            by_dir.add(t.rsplit_once('/').map_or("", |(d, _)| d), k);
         } else if let Some((_, entries)) = groups.last_mut() {
             entries.push(k);
         } else {
@@ -450,19 +453,12 @@ fn listing(views: &[&str]) -> Vec<Vec<usize>> {
         }
     }
     let mut lists: Vec<Vec<usize>> = groups.into_iter().map(|(_, e)| e).collect();
-    lists.extend(by_dir.into_iter().map(|(_, e)| e));
+    lists.extend(by_dir.lists);
     // The first directory listed (the top of an `ls -R`) is read first.
     let top = lists.first().cloned().unwrap_or_default();
-    let firsts: Vec<usize> = lists.iter().skip(1).filter_map(|e| e.first().copied()).collect();
-    let mut rest = Vec::new();
-    for round in 1.. {
-        let next: Vec<usize> = lists.iter().skip(1).filter_map(|e| e.get(round).copied()).collect();
-        if next.is_empty() {
-            break;
-        }
-        rest.extend(next);
-    }
-    vec![top, headers, firsts, rest]
+    let others = lists.get(1..).unwrap_or_default();
+    let firsts: Vec<usize> = others.iter().filter_map(|e| e.first().copied()).collect();
+    vec![top, headers, firsts, round_robin(others, 1)]
 }
 
 #[cfg(test)]
@@ -473,7 +469,7 @@ mod tests {
     fn kind(text: &str) -> Kind {
         let t = utf16(text);
         let lines = split_lines(&t);
-        detect(&t, &lines, &crate::signals::scan(&t, &lines))
+        detect(&t, lines.len(), |k| lines[k].clone(), &crate::signals::scan(&t, &lines))
     }
 
     #[test]
