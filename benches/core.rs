@@ -100,7 +100,8 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 /// Times each phase of lines mode on one file (only `only`, if given).
 fn phases(path: &str, only: Option<&str>) {
     let t: Vec<u16> = std::fs::read_to_string(path).expect("a UTF-8 file").encode_utf16().collect();
-    let lines_of = text::split_lines(&t);
+    let starts: Vec<u32> = text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+    let lines_of = text::TextLines { text: &t, starts: &starts };
     let blocks = [Block::Text(&t)];
     let budgets = Budgets::default();
     let options = LineOptions::default();
@@ -112,7 +113,7 @@ fn phases(path: &str, only: Option<&str>) {
             black_box(text::split_lines(black_box(&t)));
         }),
         ("signals", &|| {
-            black_box(signals::scan(black_box(&t), &lines_of));
+            black_box(signals::Signals::of_text(black_box(lines_of)));
         }),
         ("hash all", &|| {
             black_box(hash::content_hash(black_box(&t)));

@@ -22,6 +22,14 @@ pub fn avx2() -> bool {
     *AVX2.get_or_init(|| std::env::var_os(PORTABLE_ENV).is_none() && detect_avx2())
 }
 
+/// True on x86-64 (where SSE2 is baseline) unless the portable paths are
+/// forced: for the few loops written with SSE2 intrinsics.
+#[inline]
+pub fn sse2() -> bool {
+    static SSE2: OnceLock<bool> = OnceLock::new();
+    cfg!(target_arch = "x86_64") && *SSE2.get_or_init(|| std::env::var_os(PORTABLE_ENV).is_none())
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")

@@ -222,7 +222,8 @@ mod tests {
     #[test]
     fn recover_walks_markers_and_verifies_hashes() {
         use crate::content::{Block, render_texts};
-        use crate::strategy::lines::doc::Doc;
+        use crate::strategy::lines::Kept;
+        use crate::strategy::lines::index::LineIndex;
         use crate::strategy::lines::render::{Fate, render_blocks};
         let mut text = String::new();
         for i in 0..40 {
@@ -233,8 +234,8 @@ mod tests {
         text.insert_str(0, &format!("<<ccr:{spoof_hash} 2_lines_offloaded>>\n"));
         let t = utf16(&text);
         let blocks = [Block::Text(&t)];
-        let doc = Doc::new(&blocks).unwrap();
-        let mut fates = vec![Fate::Keep; doc.line_count()];
+        let index = LineIndex::new(&blocks).unwrap();
+        let mut fates = vec![Fate::Keep; index.line_count()];
         for f in &mut fates[5..15] {
             *f = Fate::Drop;
         }
@@ -242,7 +243,7 @@ mod tests {
         for f in &mut fates[30..] {
             *f = Fate::Drop;
         }
-        let plan = render_blocks(&blocks, &doc, &fates);
+        let plan = render_blocks(&blocks, &index, &Kept::from_fates(&fates));
         let content = render_texts(&blocks, &plan).collect::<Vec<_>>().concat();
         assert_eq!(plan.recoverable.len(), 3);
         let recovered = plan.recovered(&blocks);

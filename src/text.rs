@@ -72,6 +72,31 @@ fn count_code_points(text: &[u16]) -> usize {
     text.len() - pairs
 }
 
+/// Number of `\n` units in `text`: blocks summed in u16 lanes, which
+/// vectorises (with AVX2 where the CPU has it).
+pub fn count_newlines(text: &[u16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { count_newlines_avx2(text) };
+    }
+    newlines_in(text)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn count_newlines_avx2(text: &[u16]) -> usize {
+    newlines_in(text)
+}
+
+#[inline(always)]
+fn newlines_in(text: &[u16]) -> usize {
+    // At most 2^16 - 1 newlines a block: u16 lanes cannot overflow.
+    text.chunks(u16::MAX as usize)
+        .map(|block| block.iter().fold(0u16, |n, &u| n + u16::from(u == u16::from(b'\n'))) as usize)
+        .sum()
+}
+
 /// Whether `texts` together hold at most `limit` code points. They are
 /// counted only when their lengths cannot settle it: `n` units hold between
 /// `n / 2` and `n` code points.
@@ -243,6 +268,43 @@ fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, u
     }
 }
 
+/// The lines of one text as a line index holds them: line `k` starts at
+/// `starts[k]` and ends where line `k + 1` starts, the last one at the end
+/// of the text. Invariant: `starts` ascend from 0 and the lines tile `text`.
+#[derive(Clone, Copy, Debug)]
+pub struct TextLines<'a> {
+    /// The text.
+    pub text: &'a [u16],
+    /// Where each line starts (code-unit offsets).
+    pub starts: &'a [u32],
+}
+
+impl<'a> TextLines<'a> {
+    /// Number of lines.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether the text has no line (it is empty).
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Code-unit range of line `k`.
+    #[inline]
+    pub fn range(&self, k: usize) -> Range<usize> {
+        let end = self.starts.get(k + 1).map_or(self.text.len(), |&s| s as usize);
+        self.starts[k] as usize..end
+    }
+
+    /// The code units of line `k`, its ending included.
+    #[inline]
+    pub fn line(&self, k: usize) -> &'a [u16] {
+        &self.text[self.range(k)]
+    }
+}
+
 /// Encodes a `&str` as UTF-16 code units.
 pub fn utf16(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
@@ -321,6 +383,13 @@ mod tests {
                 let before = if n > n_points { 0 } else { before };
                 proptest::prop_assert_eq!(offset_before_last(&units, n), before);
             }
+        }
+
+        #[test]
+        fn newlines_are_counted_on_every_path(units in prop::collection::vec(prop_oneof![Just(10u16), 0u16..0xFFFF], 0..3000)) {
+            let want = units.iter().filter(|&&u| u == 10).count();
+            prop_assert_eq!(count_newlines(&units), want);
+            prop_assert_eq!(newlines_in(&units), want);
         }
 
         #[test]

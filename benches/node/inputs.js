@@ -53,6 +53,53 @@ function codeLine(r, i) {
   return `  const value${n} = input.items.map((x) => x * ${Math.floor(r() * 100)} + options.offset${n})\n`
 }
 
+// ---- floods: every line matches a rule (the worst inputs for the line rules) ----
+
+/** `FAILED tests/test_mod.py::test_case_N - AssertionError: assert N == N+1`, every line. */
+function failureLine(r, i) {
+  return `FAILED tests/test_mod.py::test_case_${i} - AssertionError: assert ${i} == ${i + 1}\n`
+}
+
+/** A type checker's flood: one diagnostic code on every line. */
+function tscLine(r, i) {
+  return `src/file${i % 300}.ts(${(i % 900) + 1},${(i % 70) + 1}): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.\n`
+}
+
+/** A test runner's passes: a check glyph on every line. */
+function passLine(r, i) {
+  return `  \u2713 renders component number ${i} with props (${(i * 7) % 90} ms)\n`
+}
+
+/** Status lines with emoji (a dingbat and astral pictographs on every line). */
+function statusLine(r, i) {
+  return `[${i}] \u2705 batch ${i} done \ud83d\ude00 records 128 \ud83d\ude80 lag ${(i * 13) % 500}ms\n`
+}
+
+/** A stack frame on every line. */
+function frameLine(r, i) {
+  return `    at Object.<anonymous> (/app/src/mod${i % 400}.js:${(i % 900) + 1}:${(i % 60) + 1})\n`
+}
+
+/** rustc's unused-variable warning blocks, seven lines each. */
+function rustcLine(r, i) {
+  const k = Math.floor(i / 7)
+  const line = (k % 800) + 1
+  return [
+    `warning: unused variable: \`x${k}\`\n`,
+    `  --> src/mod${k % 50}.rs:${line}:9\n`,
+    '   |\n',
+    `${String(line).padEnd(3)}|     let x${k} = compute(${k});\n`,
+    `   |         ^^ help: if this is intentional, prefix it with an underscore: \`_x${k}\`\n`,
+    '   |\n',
+    '   = note: `#[warn(unused_variables)]` on by default\n',
+  ][i % 7]
+}
+
+/** flake8's line-too-long flood. */
+function lintLine(r, i) {
+  return `src/pkg/mod${i % 200}.py:${(i % 900) + 1}:80: E501 line too long (${80 + (i % 40)} > 79 characters)\n`
+}
+
 /** Exactly `points` code points of lines from `line`, as a flat string. */
 function text(points, line, seed) {
   const r = rng(seed)
@@ -103,6 +150,17 @@ export const CLASSES = {
       { type: 'text', text: text(points - a - b, cjkLine, 6) },
     ]
   },
+}
+
+/** Floods: outputs agents really see where (almost) every line matches a rule. */
+export const FLOODS = {
+  failures: (points) => [{ type: 'text', text: text(points, failureLine, 11) }],
+  tsc: (points) => [{ type: 'text', text: text(points, tscLine, 12) }],
+  passes: (points) => [{ type: 'text', text: text(points, passLine, 13) }],
+  status: (points) => [{ type: 'text', text: text(points, statusLine, 14) }],
+  frames: (points) => [{ type: 'text', text: text(points, frameLine, 15) }],
+  rustc: (points) => [{ type: 'text', text: text(points, rustcLine, 16) }],
+  lint: (points) => [{ type: 'text', text: text(points, lintLine, 17) }],
 }
 
 /** Sizes in code points; the default threshold is 8192. */

@@ -251,15 +251,15 @@ fn explained_line(line: &Explained) -> ExplainedLine {
     let s = &line.signal;
     let class = if line.flood {
         "flood"
-    } else if s.pass {
+    } else if s.pass() {
         "pass"
     } else {
         match s.failure {
             Failure::Strong => "failure",
             Failure::Weak => "weak",
-            Failure::None if s.summary => "summary",
+            Failure::None if s.summary() => "summary",
             Failure::None if s.frame != Frame::None => "frame",
-            Failure::None if s.cause => "cause",
+            Failure::None if s.cause() => "cause",
             Failure::None => "",
         }
     };

@@ -1,32 +1,38 @@
 //! What each line of a tool output says, for the line plan to rank.
 //!
-//! A prefilter keyword scan ([`prefilter`]) picks the lines worth reading;
-//! each is read through its [view](view) and classified by the [`rules`]:
-//! a pass verdict first (a line reporting success is never a failure line),
-//! then failure (strong or weak), summary and chatter. From every strong
-//! failure line the [`traces`] that follow are read: the block that
-//! explains it (its *cause* lines, with the non-blank lines just above it)
-//! and its stack frames, each marked as the project's or a library's.
-//! Failure and summary lines get a [template](shape) so that lines of one
-//! template count once where the plan ranks lines.
+//! A keyword scan ([`prefilter`]) picks the lines worth reading; each is
+//! read through its [view](view) and given a verdict by the [`rules`]
+//! ([`classify`]): a pass first (a line reporting success is never a
+//! failure line), then failure (strong or weak), summary and chatter. From
+//! every strong failure line the [`traces`] that follow are read: the block
+//! that explains it (its *cause* lines, with the non-blank lines just above
+//! it) and its stack frames, each marked as the project's or a library's.
+//! Failure and summary lines get a [template](templates) so that lines of
+//! one template count once where the plan ranks lines.
+//!
+//! The result is sparse: only lines that carry a signal have a record, so
+//! a text of millions of plain lines costs what its few signal lines cost,
+//! and every step after the keyword scan visits signal lines only.
 
+pub mod classify;
 mod prefilter;
 pub mod rules;
-mod shape;
+pub mod templates;
 pub mod traces;
 mod view;
 
 use std::ops::Range;
 
-use prefilter::{flag_lines, starts_pytest_detail};
-use rules::{compiled, weak_failure, without_quoted};
-use shape::Templates;
-pub use traces::Frame;
+use crate::text::TextLines;
+use classify::{Classifier, Verdict};
+use templates::Templates;
+pub use traces::{Frame, Traces};
 pub use view::view;
-use view::{content_start, indented};
+use view::content_start;
 
 /// How strongly a line signals a failure, weakest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
 pub enum Failure {
     /// No failure signal.
     #[default]
@@ -37,40 +43,343 @@ pub enum Failure {
     Strong,
 }
 
-/// What a line carries.
+/// What a line carries, in eight bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LineSignal {
     /// Failure signal, if any.
     pub failure: Failure,
-    /// The line reports a pass (and so is never a failure line).
-    pub pass: bool,
-    /// A test, build or lint summary, or a closing status.
-    pub summary: bool,
-    /// A summary that counts failures (`17 failed`, `Found 279 errors`).
-    pub failing_summary: bool,
     /// Part of a stack trace, and whose code the frame is.
     pub frame: Frame,
-    /// The first line of a frame (a trace's frames start at these).
-    pub frame_head: bool,
-    /// Explains a strong failure: the block under it, or the lines just above.
-    pub cause: bool,
-    /// A cause line that states a value the failure compared (`Expected: 3`).
-    pub states_value: bool,
+    flags: u8,
     /// Template of a failure or summary line (0 for other lines).
     pub template: u32,
-    /// A CI runner's verdict on a step or job (`##[error]…`, `::error`):
-    /// what follows it is the runner's cleanup.
-    pub job_verdict: bool,
 }
 
-/// Lines of the block under a failure line that are read at most.
-const CAUSE_BELOW: usize = 16;
-/// Non-blank lines just above a failure line that explain it (a command, a test's title).
-const CAUSE_ABOVE: usize = 2;
-/// Lines of compiler context above a diagnostic read at most.
-const CONTEXT_ABOVE: usize = 32;
-/// Lines between a failure line and the first frame of its trace.
-const TRACE_GAP: usize = 3;
+const PASS: u8 = 1;
+const SUMMARY: u8 = 2;
+const FAILING_SUMMARY: u8 = 4;
+const FRAME_HEAD: u8 = 8;
+const CAUSE: u8 = 16;
+const STATES_VALUE: u8 = 32;
+const JOB_VERDICT: u8 = 64;
+
+macro_rules! flag {
+    ($get:ident, $set:ident, $bit:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[inline]
+        pub fn $get(&self) -> bool {
+            self.flags & $bit != 0
+        }
+        #[doc = concat!("Sets [`Self::", stringify!($get), "`].")]
+        #[inline]
+        pub fn $set(&mut self, on: bool) {
+            if on { self.flags |= $bit } else { self.flags &= !$bit }
+        }
+    };
+}
+
+impl LineSignal {
+    flag!(pass, set_pass, PASS, "The line reports a pass (and so is never a failure line).");
+    flag!(summary, set_summary, SUMMARY, "A test, build or lint summary, or a closing status.");
+    flag!(failing_summary, set_failing_summary, FAILING_SUMMARY, "A summary that counts failures (`17 failed`).");
+    flag!(frame_head, set_frame_head, FRAME_HEAD, "The first line of a frame (a trace's frames start at these).");
+    flag!(cause, set_cause, CAUSE, "Explains a strong failure: the block under it, or the lines just above.");
+    flag!(states_value, set_states_value, STATES_VALUE, "A cause line that states a value the failure compared (`Expected: 3`).");
+    flag!(job_verdict, set_job_verdict, JOB_VERDICT, "A CI runner's verdict on a step or job (`##[error]`); what follows is cleanup.");
+
+    /// Whether the line carries anything at all.
+    pub fn is_signal(&self) -> bool {
+        *self != LineSignal::default()
+    }
+}
+
+/// Work the scan did, counted (for the tests that hold it linear).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScanCost {
+    /// Lines the keyword scan flagged.
+    pub flagged: usize,
+    /// Rule passes over line views (DFA searches and regex matches).
+    pub evaluations: usize,
+    /// Template comparisons.
+    pub comparisons: usize,
+    /// Lines read while following traces and causes.
+    pub followed: usize,
+}
+
+/// The signals of a result's lines: a record for each line that carries
+/// one, by ascending line index (in the index space the caller gave).
+#[derive(Clone, Debug, Default)]
+pub struct Signals {
+    lines: Vec<u32>,
+    signals: Vec<LineSignal>,
+    /// What the scans cost.
+    pub cost: ScanCost,
+    /// The last template id given out.
+    last_template: u32,
+}
+
+impl Signals {
+    /// The signal of line `k` (the default for a line without one).
+    pub fn get(&self, k: usize) -> LineSignal {
+        match u32::try_from(k).map(|k| self.lines.binary_search(&k)) {
+            Ok(Ok(i)) => self.signals[i],
+            _ => LineSignal::default(),
+        }
+    }
+
+    /// Template ids run from 1 to this (0 is no template).
+    pub fn templates(&self) -> u32 {
+        self.last_template
+    }
+
+    /// Number of lines with a signal.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether no line has a signal.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Position of the first record at or after line `k`.
+    pub fn position(&self, k: usize) -> usize {
+        self.lines.partition_point(|&l| (l as usize) < k)
+    }
+
+    /// The records of lines in `range`, ascending: (line, signal).
+    pub fn within(&self, range: Range<usize>) -> impl DoubleEndedIterator<Item = (usize, LineSignal)> + '_ {
+        let (a, b) = (self.position(range.start), self.position(range.end));
+        self.lines[a..b].iter().zip(&self.signals[a..b]).map(|(&l, &s)| (l as usize, s))
+    }
+
+    /// Every record, ascending: (line, signal).
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (usize, LineSignal)> + '_ {
+        self.within(0..usize::MAX)
+    }
+
+    /// Reads the lines of one text into these signals; its line `k` is
+    /// line `base + k` here, after every line already read.
+    pub fn scan(&mut self, lines: TextLines<'_>, base: usize) {
+        if lines.is_empty() {
+            return;
+        }
+        let windows = prefilter::windows(lines);
+        let mut reading = Reading::new(self, base);
+        Classifier::with(|c| {
+            let mut templates = Templates::new(lines.len(), reading.signals.last_template);
+            let mut strong = Vec::new();
+            // Each window's verdicts, taken in line order: templates, records.
+            let mut take = |chunk: Chunk, templates: &mut Templates| {
+                reading.cost.flagged += chunk.verdicts.len();
+                for (k, verdict, words) in chunk.iter() {
+                    let mut s = LineSignal { failure: verdict.failure, ..LineSignal::default() };
+                    s.set_pass(verdict.pass);
+                    s.set_summary(verdict.summary);
+                    s.set_failing_summary(verdict.failing_summary);
+                    s.set_job_verdict(verdict.job_verdict);
+                    if verdict.templated() {
+                        s.template = templates.id_of_words(words);
+                    }
+                    if verdict.failure == Failure::Strong {
+                        strong.push((k, verdict.opens));
+                    }
+                    if s.is_signal() {
+                        reading.push(k, s);
+                    }
+                }
+            };
+            // One pass over the windows, the keyword scan and the verdicts of
+            // each; on two threads for a large text, taken in order here.
+            let read = |c: &mut Classifier, w: usize| Chunk::read(c, lines, windows[w].clone());
+            if lines.text.len() < PARALLEL_FROM {
+                for w in 0..windows.len() {
+                    let chunk = read(c, w);
+                    take(chunk, &mut templates);
+                }
+            } else {
+                let evaluations = std::sync::atomic::AtomicUsize::new(0);
+                crate::parallel::ordered(
+                    windows.len(),
+                    CHUNK_DEPTH,
+                    c,
+                    Classifier::spare,
+                    |c, w| {
+                        let before = c.evaluations;
+                        let chunk = read(c, w);
+                        evaluations.fetch_add(c.evaluations - before, std::sync::atomic::Ordering::Relaxed);
+                        chunk
+                    },
+                    |_, chunk| take(chunk, &mut templates),
+                );
+                c.evaluations = evaluations.into_inner();
+            }
+            let mut follower = traces::Follower::new(lines, &mut reading, c, &mut templates);
+            let mut next = 0;
+            for &(i, opens) in &strong {
+                if i < next {
+                    continue;
+                }
+                next = follower.follow(i, opens);
+            }
+            reading.cost.evaluations += c.evaluations;
+            reading.cost.comparisons += templates.comparisons;
+            reading.signals.last_template = templates.last_id();
+        });
+        reading.finish();
+    }
+
+    /// The signals of one text on its own (line `k` is the text's line `k`).
+    pub fn of_text(lines: TextLines<'_>) -> Signals {
+        let mut out = Signals::default();
+        out.scan(lines, 0);
+        out
+    }
+}
+
+/// Texts at least this long (code units) are read on two threads.
+const PARALLEL_FROM: usize = 1 << 18;
+/// Windows read ahead of the one being taken, at most.
+const CHUNK_DEPTH: usize = 4;
+
+/// The verdicts of the flagged lines of a window, and the words of the
+/// templated ones, ready to be taken in order.
+struct Chunk {
+    verdicts: Vec<(u32, Verdict, u32, u8)>,
+    words: Vec<templates::Word>,
+}
+
+impl Chunk {
+    /// Reads window `window` of `lines` with `c`: the keyword scan, then the
+    /// verdict of each flagged line.
+    fn read(c: &mut Classifier, lines: TextLines<'_>, window: Range<usize>) -> Chunk {
+        let mut flagged = std::mem::take(&mut c.flagged);
+        flagged.clear();
+        prefilter::flag_window(lines, window, &mut c.buffers, &mut flagged);
+        let mut chunk = Chunk { verdicts: Vec::with_capacity(flagged.len()), words: Vec::new() };
+        let mut words = [0; templates::MAX_WORDS];
+        for f in &flagged {
+            let verdict = c.classify(lines.line(f.line as usize), f.gate);
+            let len = if verdict.templated() { templates::words_of(&c.view, &mut words) } else { 0 };
+            chunk.verdicts.push((f.line, verdict, chunk.words.len() as u32, len as u8));
+            chunk.words.extend_from_slice(&words[..len]);
+        }
+        c.flagged = flagged;
+        chunk
+    }
+
+    /// (line, verdict, words) in line order.
+    fn iter(&self) -> impl Iterator<Item = (usize, Verdict, &[templates::Word])> + '_ {
+        self.verdicts.iter().map(|&(k, v, at, len)| (k as usize, v, &self.words[at as usize..at as usize + len as usize]))
+    }
+}
+
+/// The signals of one text while it is read: the keyword scan's records,
+/// in order, and the lines the trace reading marks beside them.
+pub(crate) struct Reading<'s> {
+    signals: &'s mut Signals,
+    /// Where this text's records begin in `signals`.
+    first: usize,
+    base: usize,
+    /// Lines only the trace reading marked (text-local, ascending).
+    marks: Vec<(u32, LineSignal)>,
+    cost: ScanCost,
+    /// Where the last record lookup landed.
+    hint: std::cell::Cell<usize>,
+}
+
+impl<'s> Reading<'s> {
+    fn new(signals: &'s mut Signals, base: usize) -> Self {
+        let first = signals.lines.len();
+        Reading { signals, first, base, marks: Vec::new(), cost: ScanCost::default(), hint: std::cell::Cell::new(0) }
+    }
+
+    fn push(&mut self, k: usize, s: LineSignal) {
+        self.signals.lines.push((self.base + k) as u32);
+        self.signals.signals.push(s);
+    }
+
+    /// This text's record of line `k`, if the keyword scan made one. The
+    /// trace reading asks about lines near the last one it asked about, so
+    /// the records around the last answer are tried before a search.
+    fn record(&self, k: usize) -> Option<usize> {
+        let global = (self.base + k) as u32;
+        let lines = &self.signals.lines[self.first..];
+        let hint = self.hint.get().min(lines.len());
+        let window = hint.saturating_sub(2)..(hint + 3).min(lines.len());
+        let at = match lines[window.clone()].binary_search(&global) {
+            Ok(i) => Ok(window.start + i),
+            // Within the window's span but absent: no record.
+            Err(i) if i > 0 && i < window.len() => Err(window.start + i),
+            _ => lines.binary_search(&global),
+        };
+        let i = match at {
+            Ok(i) | Err(i) => i,
+        };
+        self.hint.set(i);
+        at.ok().map(|i| self.first + i)
+    }
+
+    /// The signal of text line `k` so far.
+    pub(crate) fn get(&self, k: usize) -> LineSignal {
+        if let Some(i) = self.record(k) {
+            return self.signals.signals[i];
+        }
+        match self.marks.binary_search_by_key(&(k as u32), |m| m.0) {
+            Ok(i) => self.marks[i].1,
+            Err(_) => LineSignal::default(),
+        }
+    }
+
+    /// Changes the signal of text line `k`.
+    pub(crate) fn update(&mut self, k: usize, f: impl FnOnce(&mut LineSignal)) {
+        if let Some(i) = self.record(k) {
+            return f(&mut self.signals.signals[i]);
+        }
+        match self.marks.binary_search_by_key(&(k as u32), |m| m.0) {
+            Ok(i) => f(&mut self.marks[i].1),
+            Err(i) => {
+                // Marks come in order but for the few lines above a failure.
+                let mut s = LineSignal::default();
+                f(&mut s);
+                self.marks.insert(i, (k as u32, s));
+            }
+        }
+    }
+
+    /// Counts a line read while following.
+    pub(crate) fn followed(&mut self) {
+        self.cost.followed += 1;
+    }
+
+    /// Merges the marks into the records, in order.
+    fn finish(self) {
+        let Reading { signals, first, base, marks, cost, .. } = self;
+        signals.cost.flagged += cost.flagged;
+        signals.cost.evaluations += cost.evaluations;
+        signals.cost.comparisons += cost.comparisons;
+        signals.cost.followed += cost.followed;
+        let marks: Vec<(u32, LineSignal)> =
+            marks.into_iter().filter(|(_, s)| s.is_signal()).map(|(k, s)| ((base + k as usize) as u32, s)).collect();
+        if marks.is_empty() {
+            return;
+        }
+        let lines = signals.lines.split_off(first);
+        let sigs = signals.signals.split_off(first);
+        let (mut a, mut b) = (lines.into_iter().zip(sigs).peekable(), marks.into_iter().peekable());
+        loop {
+            let take_a = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => x.0 < y.0,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let (l, s) = if take_a { a.next() } else { b.next() }.expect("peeked");
+            signals.lines.push(l);
+            signals.signals.push(s);
+        }
+    }
+}
 
 /// Whether `line` holds nothing but white space once a CI timestamp and
 /// ANSI escapes are taken off.
@@ -78,302 +387,29 @@ pub fn is_blank(line: &[u16]) -> bool {
     line[content_start(line)..].iter().all(|&u| matches!(u, 0x20 | 0x09 | 0x0D | 0x0A))
 }
 
-/// Classifies every line of `text`.
-pub fn scan(text: &[u16], lines: &[Range<usize>]) -> Vec<LineSignal> {
-    let mut out = vec![LineSignal::default(); lines.len()];
-    if lines.is_empty() {
-        return out;
-    }
-    let flagged = flag_lines(text, lines);
-    let rules = compiled();
-    let mut buf = String::new();
-    let mut templates = Templates::default();
-    let mut strong = Vec::new();
-    for i in 0..lines.len() {
-        let line = &text[lines[i].clone()];
-        let pytest_detail = starts_pytest_detail(&line[content_start(line)..]);
-        if !flagged[i] && !pytest_detail {
-            continue;
-        }
-        view(line, &mut buf);
-        let bytes = buf.as_bytes();
-        let signal = &mut out[i];
-        let unquoted = without_quoted(&buf);
-        let failure_at = rules.failure.find(unquoted.as_bytes()).map(|m| m.start());
-        let pass_at = rules.pass.find(bytes).map(|m| m.start());
-        // The verdict that comes first in the line is the line's verdict.
-        signal.pass = pass_at.is_some_and(|p| failure_at.is_none_or(|f| p <= f));
-        // A line that passes one test is not a count of many (`ok 675 test case`).
-        signal.summary = !signal.pass && rules.summary.is_match(bytes);
-        let chatter = rules.chatter.is_match(bytes);
-        signal.failure = if signal.pass || chatter {
-            Failure::None
-        } else if pytest_detail || failure_at.is_some() {
-            Failure::Strong
-        } else if !signal.summary && weak_failure(&unquoted) {
-            Failure::Weak
-        } else {
-            Failure::None
-        };
-        signal.failing_summary = signal.summary && !signal.pass && weak_failure(&unquoted);
-        if signal.failure > Failure::None || signal.summary {
-            signal.template = templates.id(&buf);
-        }
-        if signal.failure == Failure::Strong {
-            strong.push(i);
-            signal.job_verdict = buf.contains("##[error]") || buf.trim_start().starts_with("::error");
-        }
-    }
-    let mut next = 0;
-    for &i in &strong {
-        if i < next {
-            continue;
-        }
-        mark_context_above(text, lines, i, &mut out, &mut buf);
-        mark_cause_above(text, lines, i, &mut out, &mut buf);
-        next = follow(text, lines, i, &mut out, &mut buf, &mut templates);
-    }
-    out
-}
-
-/// Marks the compiler context right above failure line `i` (includes,
-/// the function or template instantiation, what required it) as a trace
-/// whose frames are one line each: the project's line in it names where
-/// the error comes from.
-fn mark_context_above(text: &[u16], lines: &[Range<usize>], i: usize, out: &mut [LineSignal], buf: &mut String) {
-    let patterns = traces::patterns();
-    let mut j = i;
-    while j > 0 && i - j < CONTEXT_ABOVE {
-        let s = out[j - 1];
-        if s.failure > Failure::None || s.summary || s.frame != Frame::None {
-            break;
-        }
-        view(&text[lines[j - 1].clone()], buf);
-        if !patterns.context_above.is_match(buf.as_bytes()) {
-            break;
-        }
-        let lower = buf.to_ascii_lowercase();
-        out[j - 1].frame = if traces::library_text(&lower) { Frame::Library } else { Frame::Project };
-        out[j - 1].frame_head = true;
-        j -= 1;
-    }
-}
-
-/// Marks up to [`CAUSE_ABOVE`] non-blank lines above failure line `i` (one
-/// blank line between is allowed) as its cause, stopping at a verdict.
-fn mark_cause_above(text: &[u16], lines: &[Range<usize>], i: usize, out: &mut [LineSignal], buf: &mut String) {
-    let mut marked = 0;
-    let mut blanks = 0;
-    let mut j = i;
-    while j > 0 && marked < CAUSE_ABOVE {
-        j -= 1;
-        let s = out[j];
-        if s.pass || s.failure > Failure::None || s.summary || s.frame != Frame::None {
-            break;
-        }
-        view(&text[lines[j].clone()], buf);
-        // A pass line the prefilter did not flag is a verdict all the same.
-        if compiled().pass.is_match(buf.as_bytes()) {
-            break;
-        }
-        if buf.trim().is_empty() {
-            blanks += 1;
-            if blanks > 1 || marked > 0 {
-                break;
-            }
-            continue;
-        }
-        out[j].cause = true;
-        marked += 1;
-    }
-}
-
-/// Reads what follows failure line `i`: a Python traceback's frames and
-/// message, a panic's message, the block that explains the failure and the
-/// stack trace. Returns the first line not consumed.
-fn follow(
-    text: &[u16],
-    lines: &[Range<usize>],
-    i: usize,
-    out: &mut [LineSignal],
-    buf: &mut String,
-    templates: &mut Templates,
-) -> usize {
-    let patterns = traces::patterns();
-    view(&text[lines[i].clone()], buf);
-    if buf.contains("Traceback (most recent call last)") {
-        return follow_python(text, lines, i, out, buf, templates);
-    }
-    let panic = buf.contains("panicked at");
-    let base_indent = indent_of(buf);
-    let mut j = i + 1;
-    // The explaining block, then (after at most a few lines) the trace.
-    let mut gap = 0;
-    while j < lines.len() && j < i + 1 + CAUSE_BELOW {
-        view(&text[lines[j].clone()], buf);
-        let bytes = buf.as_bytes();
-        if panic && j == i + 1 && !buf.trim().is_empty() {
-            // A panic's message line is the failure's text.
-            out[j].cause = true;
-            if out[j].failure < Failure::Strong {
-                out[j].failure = Failure::Strong;
-                out[j].template = templates.id(buf);
-            }
-            j += 1;
-            continue;
-        }
-        if out[j].pass || out[j].summary {
-            break;
-        }
-        if out[j].failure != Failure::Strong && (patterns.frame.is_match(bytes) || patterns.trace_start.is_match(bytes))
-        {
-            return follow_trace(text, lines, j, out, buf);
-        }
-        if out[j].failure == Failure::Strong && !panic {
-            break;
-        }
-        if buf.trim().is_empty() {
-            // One blank line inside a block (a diff, YAML) is allowed.
-            gap += 1;
-            if gap > 1 {
-                break;
-            }
-            j += 1;
-            continue;
-        }
-        let structured = patterns.explains.is_match(bytes) || indent_of(buf) > base_indent;
-        if !structured {
-            // Not part of the block; a trace may still start just after.
-            if j - i > TRACE_GAP {
-                break;
-            }
-        } else {
-            out[j].cause = true;
-            out[j].states_value = patterns.states_value.is_match(bytes);
-        }
-        gap = 0;
-        j += 1;
-    }
-    j.max(i + 1)
-}
-
-/// Marks lines `start..end` as one frame, `start` its head: the project's
-/// unless its text (lowercased) names a library.
-fn finish_frame(frame: Option<(usize, String)>, end: usize, out: &mut [LineSignal]) {
-    if let Some((start, text)) = frame {
-        let kind = if traces::library_text(&text) { Frame::Library } else { Frame::Project };
-        for s in &mut out[start..end] {
-            s.frame = kind;
-        }
-        out[start].frame_head = true;
-    }
-}
-
-/// Marks the trace starting at line `j` (frames, their details, a
-/// `stack backtrace:` or `goroutine` header); returns the line after it.
-fn follow_trace(text: &[u16], lines: &[Range<usize>], mut j: usize, out: &mut [LineSignal], buf: &mut String) -> usize {
-    let patterns = traces::patterns();
-    // The frame the next detail lines belong to: (first line, lowercased text so far).
-    let mut current: Option<(usize, String)> = None;
-    while j < lines.len() {
-        view(&text[lines[j].clone()], buf);
-        let bytes = buf.as_bytes();
-        // A blank line ends a trace; so does a failure line (a diagnostic
-        // that looks like a frame is a diagnostic).
-        if buf.trim().is_empty() || out[j].failure == Failure::Strong {
-            break;
-        }
-        if patterns.trace_start.is_match(bytes) {
-            finish_frame(current.take(), j, out);
-            out[j].frame = Frame::Library;
-            out[j].frame_head = true;
-            j += 1;
-            continue;
-        }
-        let in_frame = current.is_some();
-        let detail = in_frame && patterns.frame_detail.is_match(bytes) && !patterns.frame.is_match(bytes);
-        // A Rust frame's `at path` line is a detail, though it looks like a frame.
-        let rust_at = in_frame && buf.trim_start().starts_with("at ") && out[j - 1].frame_head && {
-            let prev = &text[lines[j - 1].clone()];
-            let mut p = String::new();
-            view(prev, &mut p);
-            p.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
-        };
-        if detail || rust_at {
-            if let Some((_, t)) = current.as_mut() {
-                t.push_str(&buf.to_ascii_lowercase());
-            }
-            j += 1;
-            continue;
-        }
-        if patterns.frame.is_match(bytes) {
-            finish_frame(current.take(), j, out);
-            current = Some((j, buf.to_ascii_lowercase()));
-            j += 1;
-            continue;
-        }
-        break;
-    }
-    finish_frame(current, j, out);
-    j
-}
-
-/// Marks a Python traceback whose header is line `header`: its frames (each
-/// `File "…"` line and the source under it) and, as a strong failure, the
-/// exception line that ends it. Returns the line after the traceback.
-fn follow_python(
-    text: &[u16],
-    lines: &[Range<usize>],
-    header: usize,
-    out: &mut [LineSignal],
-    buf: &mut String,
-    templates: &mut Templates,
-) -> usize {
-    let mut j = header + 1;
-    let mut frame: Option<(usize, String)> = None;
-    while j < lines.len() {
-        view(&text[lines[j].clone()], buf);
-        if buf.trim().is_empty() {
-            break;
-        }
-        if indented(buf) {
-            if buf.trim_start().starts_with("File \"") {
-                finish_frame(frame.take(), j, out);
-                frame = Some((j, buf.to_ascii_lowercase()));
-            } else if frame.is_none() {
-                frame = Some((j, buf.to_ascii_lowercase()));
-            }
-            j += 1;
-            continue;
-        }
-        finish_frame(frame.take(), j, out);
-        // The first unindented line: the exception message.
-        out[j].failure = Failure::Strong;
-        out[j].pass = false;
-        out[j].template = templates.id(buf);
-        return j + 1;
-    }
-    finish_frame(frame, j, out);
-    j
-}
-
-/// Leading whitespace of a view, tabs counting four.
-fn indent_of(view: &str) -> usize {
-    view.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{split_lines, utf16};
+    use crate::text::utf16;
+
+    fn starts(t: &[u16]) -> Vec<u32> {
+        crate::text::split_lines(t).iter().map(|r| r.start as u32).collect()
+    }
 
     fn classify(text: &str) -> Vec<LineSignal> {
         let t = utf16(text);
-        scan(&t, &split_lines(&t))
+        let s = starts(&t);
+        let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+        (0..s.len()).map(|k| signals.get(k)).collect()
     }
 
     fn failures(text: &str) -> Vec<Failure> {
         classify(text).iter().map(|s| s.failure).collect()
+    }
+
+    #[test]
+    fn signals_are_eight_bytes() {
+        assert_eq!(std::mem::size_of::<LineSignal>(), 8);
     }
 
     #[test]
@@ -390,13 +426,16 @@ mod tests {
         assert_eq!(out, "      \tat com.acme.Money.parse(Money.java:11)");
         view(&utf16("a \u{2502} b"), &mut out);
         assert_eq!(out, "a \u{2502} b");
+        view(&utf16("plain ascii line\n"), &mut out);
+        assert_eq!(out, "plain ascii line");
     }
 
     #[test]
     fn every_rule_example_passes_the_prefilter_and_its_rule() {
-        let rules = compiled();
+        let triggers = rules::anchors();
         for rule in rules::RULES {
             let pattern = rules::ascii_regex(rule.pattern);
+            assert!(!rule.anchors.is_empty(), "{:?} has no anchors", rule.pattern);
             for example in rule.examples {
                 let mut v = String::new();
                 view(&utf16(example), &mut v);
@@ -406,20 +445,22 @@ mod tests {
                     rules::Says::Failure => {
                         assert_eq!(s.failure, Failure::Strong, "{example:?} is not a strong failure line")
                     }
-                    rules::Says::Pass => assert!(s.pass || s.failure == Failure::None, "{example:?}"),
-                    rules::Says::Summary => assert!(s.summary, "{example:?} is not a summary"),
+                    rules::Says::Pass => assert!(s.pass() || s.failure == Failure::None, "{example:?}"),
+                    rules::Says::Summary => assert!(s.summary(), "{example:?} is not a summary"),
                     rules::Says::Chatter => {
-                        assert!(rules.chatter.is_match(v.as_bytes()));
+                        assert!(rules::ascii_regex(&classify::union(rules::Says::Chatter)).is_match(v.as_bytes()));
                         assert_eq!(s.failure, Failure::None, "{example:?}")
                     }
                 }
-                if !rule.anchors.is_empty() {
-                    // As the prefilter reads it: lowercase, every digit a `0`.
-                    let narrowed = v.to_ascii_lowercase().replace(|c: char| c.is_ascii_digit(), "0");
-                    assert!(
-                        rules::anchors().iter().any(|a| narrowed.contains(a)),
-                        "{example:?} holds none of the prefilter's keywords"
-                    );
+                // As the prefilter reads it: every digit a `0`, glyphs as their bytes.
+                let narrowed = rules::narrowed_anchor(example);
+                let holds = |a: &str| {
+                    let a = rules::narrowed_anchor(a);
+                    narrowed.windows(a.len()).any(|w| w == a.as_slice())
+                };
+                assert!(rule.anchors.iter().any(|a| holds(a)), "{example:?} holds none of its rule's anchors");
+                if matches!(rule.says, rules::Says::Failure | rules::Says::Summary) && example.is_ascii() {
+                    assert!(triggers.iter().any(|a| holds(a)), "{example:?} holds none of the prefilter's keywords");
                 }
             }
         }
@@ -442,10 +483,10 @@ mod tests {
     #[test]
     fn a_count_is_a_whole_number() {
         // A build step's elapsed seconds are not a count of warnings.
-        assert!(!classify("#48 99.25 warning: GOCOVERDIR not set, no coverage data emitted")[0].summary);
-        assert!(!classify("12:30 errors in the morning")[0].summary);
-        assert!(classify("[3 warnings] build done")[0].summary);
-        assert!(!classify("ok 675 test case: []=a&[]=b, repeat")[0].summary);
+        assert!(!classify("#48 99.25 warning: GOCOVERDIR not set, no coverage data emitted")[0].summary());
+        assert!(!classify("12:30 errors in the morning")[0].summary());
+        assert!(classify("[3 warnings] build done")[0].summary());
+        assert!(!classify("ok 675 test case: []=a&[]=b, repeat")[0].summary());
     }
 
     #[test]
@@ -459,7 +500,7 @@ mod tests {
             "--- PASS: TestFailover (0.01s)",
         ] {
             let s = classify(line)[0];
-            assert!(s.pass, "{line}");
+            assert!(s.pass(), "{line}");
             assert_eq!(s.failure, Failure::None, "{line}");
         }
         assert_eq!(failures("FAILED tests/x.py::test_passes - AssertionError"), [Failure::Strong]);
@@ -490,7 +531,7 @@ mod tests {
         }
         // A summary with failures is a summary, not a weak failure line.
         let s = classify("69 passed, 2 failed")[0];
-        assert!(s.summary && s.failure == Failure::None);
+        assert!(s.summary() && s.failure == Failure::None);
     }
 
     #[test]
@@ -511,7 +552,7 @@ mod tests {
                 Frame::None
             ]
         );
-        assert!(s[2].frame_head && !s[3].frame_head && s[4].frame_head);
+        assert!(s[2].frame_head() && !s[3].frame_head() && s[4].frame_head());
         assert_eq!(s[1].failure, Failure::Strong);
         assert_eq!(s[6].failure, Failure::Strong);
         assert_eq!(s[7].failure, Failure::None);
@@ -530,18 +571,18 @@ mod tests {
         assert_eq!(s[1].failure, Failure::Strong);
         assert_eq!(s[3].frame, Frame::Library);
         assert_eq!(s[4].frame, Frame::Library);
-        assert!(s[5].frame_head && s[5].frame == Frame::Project && s[6].frame == Frame::Project);
+        assert!(s[5].frame_head() && s[5].frame == Frame::Project && s[6].frame == Frame::Project);
     }
 
     #[test]
     fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
         let tap = "ok 1 - parses\n# limits array indices\nnot ok 2 - should be deeply equivalent\n  ---\n    expected: 1\n    actual: 2\n  ...\nok 3 - next\n";
         let s = classify(tap);
-        assert_eq!(s.iter().map(|x| x.cause).collect::<Vec<_>>(), [false, true, false, true, true, true, true, false]);
+        assert_eq!(s.iter().map(|x| x.cause()).collect::<Vec<_>>(), [false, true, false, true, true, true, true, false]);
         let mocha =
             "  1) parseAdminQuery\n       parses two sorts:\n     TypeError: parsed.sort.split is not a function\n";
         let s = classify(mocha);
-        assert!(s[0].cause && s[1].cause && s[2].failure == Failure::Strong);
+        assert!(s[0].cause() && s[1].cause() && s[2].failure == Failure::Strong);
     }
 
     #[test]
@@ -567,7 +608,7 @@ mod tests {
         let s = classify(
             "Tests:       1 failed, 484 passed, 485 total\n= 2 failed, 244 passed in 0.17s =\nFound 279 errors in 9 files (checked 1458 source files)\nplain\nTime:  2.514 s\n",
         );
-        assert_eq!(s.iter().map(|x| x.summary).collect::<Vec<_>>(), [true, true, true, false, true]);
+        assert_eq!(s.iter().map(|x| x.summary()).collect::<Vec<_>>(), [true, true, true, false, true]);
     }
 
     #[test]
@@ -578,5 +619,15 @@ mod tests {
         let s = classify(&format!("{log}src/z.py:9: error: Module has no attribute \"x\"  [attr-defined]\n"));
         assert!(s[..50].iter().all(|x| x.template == s[0].template && x.template != 0));
         assert_ne!(s[50].template, s[0].template);
+    }
+
+    #[test]
+    fn glyphs_flag_a_line_only_where_its_text_starts() {
+        // A status line with a dingbat inside is not read by the rules at all.
+        let t = utf16("[3] \u{2705} batch 3 done \u{1F600} records 128\n  \u{25CF} suite \u{203A} fails\n");
+        let s = starts(&t);
+        let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+        assert_eq!(signals.cost.flagged, 1);
+        assert_eq!(signals.get(1).failure, Failure::Strong);
     }
 }

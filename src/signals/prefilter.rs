@@ -1,63 +1,111 @@
 //! The keyword pre-check: which lines are worth building a view for.
 //!
-//! One fast, case-insensitive multi-literal scan over the text narrowed to
-//! one byte per code unit, in bounded windows, split over two threads on
-//! large texts. The keywords are the rules' anchors
+//! One fast scan over the text narrowed to one byte per code unit
+//! ([`narrow_into`]), in bounded windows, split over two threads on large
+//! texts. The keywords are the rules' anchors
 //! ([`rules::anchors`](super::rules::anchors)), so a line a rule would
 //! match is always flagged; a line no trigger touches is never read by the
-//! rules.
+//! rules. Three searches share the narrowed window: a SIMD multi-literal
+//! search for the keywords ([`Anchors`], which jumps to the next line once
+//! a line is flagged), `memmem` for pytest's `E   ` lines, and `memchr`
+//! for the failure glyphs.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Anchored, Input, MatchKind};
+
+use crate::text::TextLines;
 
 /// Byte that stands for a failure glyph (`●`, `✕`, `✗`, `×`, `✘`) in the
 /// narrowed text, where such glyphs are found apart from the keywords.
-const GLYPH: u8 = 1;
+pub(crate) const GLYPH: u8 = 1;
+/// Byte that stands for a pass glyph (`✓`, `✔`, `√`) in the narrowed text.
+pub(crate) const PASS_GLYPH: u8 = 2;
+/// Byte that stands for a space right after a digit in the narrowed text:
+/// a count (`12 passed` narrows to `00\x03passed`, which the anchor
+/// `0 pass` narrows to). Digits followed by a space are everywhere in
+/// logs; a multi-literal search keyed on a plain `0 ` would stop at each.
+pub(crate) const COUNT_SPACE: u8 = 3;
 
-/// True for a failure glyph: the dingbat marks U+2700..U+27BF, `●`, `×`.
+/// The failure glyphs the rules read at the start of a line.
 #[inline(always)]
 fn is_glyph(u: u16) -> bool {
-    (0x2700..0x27C0).contains(&u) || u == 0x25CF || u == 0x00D7
+    // Bitwise, not short-circuit: one compare a glyph, vectorised.
+    (u == 0x25CF) | (u == 0x2715) | (u == 0x2717) | (u == 0x00D7) | (u == 0x2718)
 }
 
-/// The keyword scan, over the text narrowed to one byte per code unit: a
-/// SIMD multi-literal searcher where the CPU has one, else an automaton;
-/// then the glyph bytes, by `memchr`.
-enum Triggers {
+/// The pass glyphs the rules read.
+#[inline(always)]
+fn is_pass_glyph(u: u16) -> bool {
+    (u == 0x2713) | (u == 0x2714) | (u == 0x221A)
+}
+
+/// A set of literals over narrowed text: a SIMD multi-literal searcher
+/// where the CPU has one, else an automaton.
+enum Literals {
     Packed(aho_corasick::packed::Searcher),
     Automaton(AhoCorasick),
 }
 
-impl Triggers {
-    /// Start offsets of keyword matches in `haystack`, in order.
-    fn starts(&self, haystack: &[u8], mut f: impl FnMut(usize)) {
+impl Literals {
+    fn new(literals: &[Vec<u8>]) -> Self {
+        let packed = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+            .builder()
+            .extend(literals)
+            .build();
+        match packed {
+            Some(searcher) => Literals::Packed(searcher),
+            None => Literals::Automaton(
+                AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostFirst).build(literals).expect("static literals"),
+            ),
+        }
+    }
+
+    /// The first match at or after `from`: (start, end, literal index).
+    #[inline]
+    fn find(&self, haystack: &[u8], from: usize) -> Option<(usize, usize, usize)> {
         match self {
-            Triggers::Packed(s) => s.find_iter(haystack).for_each(|m| f(m.start())),
-            Triggers::Automaton(a) => a.find_iter(haystack).for_each(|m| f(m.start())),
+            Literals::Packed(s) => s
+                .find_in(haystack, aho_corasick::Span::from(from..haystack.len()))
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
+            Literals::Automaton(a) => a
+                .find(Input::new(haystack).range(from..).anchored(Anchored::No))
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
         }
     }
 }
 
-fn triggers() -> &'static Triggers {
-    static TRIGGER_SCAN: OnceLock<Triggers> = OnceLock::new();
-    TRIGGER_SCAN.get_or_init(|| {
-        let packed = aho_corasick::packed::Config::new()
-            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
-            .builder()
-            .extend(super::rules::anchors())
-            .build();
-        match packed {
-            Some(searcher) => Triggers::Packed(searcher),
-            None => Triggers::Automaton(
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(super::rules::anchors())
-                    .expect("static trigger patterns"),
-            ),
+/// Anchors over narrowed text (see [`narrow_into`]), searched at once, each
+/// with a tag.
+pub(crate) struct Anchors {
+    literals: Literals,
+    tags: Vec<u8>,
+}
+
+impl Anchors {
+    /// `anchors` (narrowed bytes) with their tags.
+    pub(crate) fn new(anchors: impl IntoIterator<Item = (Vec<u8>, u8)>) -> Self {
+        let (literals, tags): (Vec<Vec<u8>>, Vec<u8>) = anchors.into_iter().unzip();
+        Anchors { literals: Literals::new(&literals), tags }
+    }
+
+    /// The first anchor at or after `from`: (start, end, tag).
+    #[inline]
+    pub(crate) fn find(&self, haystack: &[u8], from: usize) -> Option<(usize, usize, u8)> {
+        if from >= haystack.len() {
+            return None;
         }
-    })
+        self.literals.find(haystack, from).map(|(start, end, i)| (start, end, self.tags[i]))
+    }
+}
+
+/// The keyword scan's triggers: the failure and summary rules' anchors and
+/// the weak words (see [`rules::anchors`](super::rules::anchors)).
+fn triggers() -> &'static Anchors {
+    static TRIGGERS: OnceLock<Anchors> = OnceLock::new();
+    TRIGGERS.get_or_init(|| Anchors::new(super::rules::anchors().into_iter().map(|a| (super::rules::narrowed_anchor(a), 0))))
 }
 
 /// `E   ` at the start of a line's content (pytest's assertion details).
@@ -68,86 +116,179 @@ pub(crate) fn starts_pytest_detail(content: &[u16]) -> bool {
         && content[2] == u16::from(b' ')
 }
 
-/// Lines containing a trigger keyword outside a path-like token (a match
-/// inside `dist/lib/error-once.js` is not a reason to look closer).
-pub(crate) fn flag_lines(text: &[u16], lines: &[Range<usize>]) -> Vec<bool> {
-    let mut flagged = vec![false; lines.len()];
-    if text.len() < PARALLEL_FROM {
-        flag_range(text, lines, &mut flagged);
-        return flagged;
-    }
-    // Large texts: the second half of the lines on another core.
-    let split = lines.len() / 2;
-    let (first_lines, second_lines) = lines.split_at(split);
-    let (second, ()) = crate::parallel::join(
-        || {
-            let mut flags = vec![false; second_lines.len()];
-            flag_range(text, second_lines, &mut flags);
-            flags
-        },
-        || flag_range(text, first_lines, &mut flagged[..split]),
-    );
-    flagged[split..].copy_from_slice(&second);
-    flagged
+/// Whether `line` is one of pytest's `E   ` detail lines (after a CI
+/// timestamp and escapes).
+fn pytest_detail_line(line: &[u16]) -> bool {
+    // Only a digit, an escape or a caret can open a prefix content_start skips.
+    let at = match line.first() {
+        Some(&u) if (0x30..=0x39).contains(&u) || u == 0x1B || u == 0x5E => super::view::content_start(line),
+        _ => 0,
+    };
+    starts_pytest_detail(&line[at..])
 }
 
-/// Texts at least this long (code units) have their keyword scan split
-/// over two threads.
-const PARALLEL_FROM: usize = 1 << 18;
+/// A line the keyword scan flagged, and the gate bits of its narrowed text
+/// (see [`gate`](super::classify::gate)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Flagged {
+    /// The line.
+    pub line: u32,
+    /// Which verdict rules its anchors allow.
+    pub gate: u8,
+}
 
 /// Code units narrowed and scanned at a time, to keep memory flat.
 pub(crate) const SCAN_WINDOW: usize = 1 << 16;
 /// Longer than any trigger: how far windows inside one long line overlap.
 const TRIGGER_OVERLAP: usize = 16;
 
-/// Flags `lines` (contiguous, in order) of `text` into `flagged`, a window
-/// of about `SCAN_WINDOW` code units at a time.
-fn flag_range(text: &[u16], lines: &[Range<usize>], flagged: &mut [bool]) {
-    let mut narrowed = Vec::with_capacity(SCAN_WINDOW + TRIGGER_OVERLAP);
+/// The scan's windows over `lines`: whole lines up to [`SCAN_WINDOW`] code
+/// units, or one longer line on its own (read in overlapping pieces).
+pub(crate) fn windows(lines: TextLines<'_>) -> Vec<Range<usize>> {
+    let n = lines.len();
+    let mut out = Vec::with_capacity(lines.text.len() / SCAN_WINDOW + 1);
     let mut first = 0;
-    while first < lines.len() {
-        // Whole lines up to the window, or one line on its own.
-        let start = lines[first].start;
-        let mut last = first;
-        while last + 1 < lines.len() && lines[last + 1].end - start <= SCAN_WINDOW {
-            last += 1;
-        }
-        let end = lines[last].end;
+    while first < n {
+        let limit = lines.starts[first] as usize + SCAN_WINDOW;
+        // Line `j < n - 1` ends where line `j + 1` starts: those that end
+        // within the window, then the text's last line if it does too.
+        let fit = lines.starts[first + 1..].partition_point(|&s| s as usize <= limit);
+        let last = if first + fit == n - 1 && lines.text.len() <= limit {
+            n - 1
+        } else {
+            (first + fit).saturating_sub(1).max(first)
+        };
+        out.push(first..last + 1);
+        first = last + 1;
+    }
+    out
+}
+
+/// Buffers a thread reuses from one window to the next.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    narrowed: Vec<u8>,
+    found: Vec<u32>,
+}
+
+/// Appends the flagged lines of `window` (see [`windows`]) of `lines` to
+/// `flagged`, in order: lines containing a trigger keyword outside a
+/// path-like token (a match inside `dist/lib/error-once.js` is not a
+/// reason to look closer), starting with a failure glyph, or pytest's
+/// `E   ` lines.
+pub(crate) fn flag_window(lines: TextLines<'_>, window: Range<usize>, buffers: &mut Buffers, flagged: &mut Vec<Flagged>) {
+    let text = lines.text;
+    let Buffers { narrowed, found } = buffers;
+    let (first, last) = (window.start, window.end - 1);
+    {
+        let start = lines.range(first).start;
+        let end = lines.range(last).end;
         let mut from = start;
+        found.clear();
         while from < end {
             let to = (from + SCAN_WINDOW).min(end);
             let window_end = (to + TRIGGER_OVERLAP).min(end);
-            narrow_into(&text[from..window_end], &mut narrowed);
-            // Offsets come in order within each search; `line` follows them.
-            let mut mark = |offset: usize, line: &mut usize| {
+            narrow_into(&text[from..window_end], if from > 0 { text[from - 1] } else { 0 }, narrowed);
+            // Offsets come in order within each search; the line cursor follows them.
+            let cursor = |line: &mut usize, offset: usize| {
                 let unit = from + offset;
-                while lines[*line].end <= unit {
+                while lines.range(*line).end <= unit {
                     *line += 1;
                 }
-                if !flagged[*line] && !in_path_token(text, lines[*line].clone(), unit) {
-                    flagged[*line] = true;
-                }
+                (*line, unit)
             };
+            // A flagged line needs no second keyword: the search jumps past it.
+            let (mut line, mut pos) = (first, 0);
+            while let Some((start, end, _)) = triggers().find(narrowed, pos) {
+                let (k, unit) = cursor(&mut line, start);
+                if in_path_token(text, lines.range(k), unit) {
+                    pos = end;
+                    continue;
+                }
+                found.push(k as u32);
+                pos = (lines.range(k).end - from).max(end);
+            }
+            // pytest's `E   ` detail lines hold no keyword of their own.
+            let (mut line, mut pos) = (first, 0);
+            while let Some(offset) = memchr::memmem::find(&narrowed[pos..], b"e  ").map(|o| pos + o) {
+                let (k, _) = cursor(&mut line, offset);
+                if pytest_detail_line(lines.line(k)) {
+                    found.push(k as u32);
+                }
+                pos = (lines.range(k).end - from).max(offset + 1);
+                if pos >= narrowed.len() {
+                    break;
+                }
+            }
             let mut line = first;
-            triggers().starts(&narrowed, |offset| mark(offset, &mut line));
-            let mut line = first;
-            memchr::memchr_iter(GLYPH, &narrowed).for_each(|offset| mark(offset, &mut line));
+            for offset in memchr::memchr_iter(GLYPH, narrowed) {
+                let (k, unit) = cursor(&mut line, offset);
+                if starts_with_glyph(lines.line(k), unit - lines.range(k).start) {
+                    found.push(k as u32);
+                }
+            }
             from = to;
         }
-        first = last + 1;
+        found.sort_unstable();
+        found.dedup();
+        // The gate reads each flagged line's narrowed text while it is at
+        // hand (all of it when the lines fit one window, else every bit): a
+        // search a line where few are flagged, one over the window where
+        // many are (a flood), each match given to its line.
+        let whole = end - start <= SCAN_WINDOW;
+        let dense = found.len() * 4 >= last + 1 - first;
+        if whole && dense {
+            let at = flagged.len();
+            flagged.extend(found.iter().map(|&k| Flagged { line: k, gate: 0 }));
+            let gates = &mut flagged[at..];
+            super::classify::gate_matches(&narrowed[..end - start], |offset, bits| {
+                let unit = start + offset;
+                let k = lines.starts.partition_point(|&s| s as usize <= unit) - 1;
+                if let Ok(i) = gates.binary_search_by_key(&(k as u32), |f| f.line) {
+                    gates[i].gate |= bits;
+                }
+            });
+        } else {
+            flagged.extend(found.iter().map(|&k| {
+                let r = lines.range(k as usize);
+                let gate = if whole { super::classify::gate(&narrowed[r.start - start..r.end - start]) } else { u8::MAX };
+                Flagged { line: k, gate }
+            }));
+        }
     }
 }
 
+/// Whether the glyph at `at` is where `line`'s text starts: after a CI
+/// timestamp, escapes, white space and a tree's box drawing only (the
+/// glyph rule reads `^\s*●\s` in the line's view).
+fn starts_with_glyph(line: &[u16], at: usize) -> bool {
+    let mut i = super::view::content_start(line);
+    while i < at {
+        let u = line[i];
+        if matches!(u, 0x20 | 0x09 | 0x0B | 0x0C | 0x0D) || (0x2500..=0x257F).contains(&u) {
+            i += 1;
+        } else if let Some(len) = super::view::escape_len(&line[i..]) {
+            i += len;
+        } else {
+            return false;
+        }
+    }
+    i == at
+}
+
 /// One byte per code unit: ASCII lowercased with every digit as `0` (so an
-/// anchor's `0` stands for any digit), failure glyphs as [`GLYPH`],
-/// anything else `0x80`. Offsets equal code-unit offsets.
-fn narrow_into(text: &[u16], out: &mut Vec<u8>) {
+/// anchor's `0` stands for any digit) and a space after a digit as
+/// [`COUNT_SPACE`], failure glyphs as [`GLYPH`], pass glyphs as
+/// [`PASS_GLYPH`], anything else (the control bytes those stand for
+/// included) `0x80`. Offsets equal code-unit offsets; `before` is the unit
+/// before `text` (0 at a text's start).
+pub(crate) fn narrow_into(text: &[u16], before: u16, out: &mut Vec<u8>) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { narrow_avx2(text, out) };
+        return unsafe { narrow_avx2(text, before, out) };
     }
-    narrow(text, out);
+    narrow(text, before, out);
 }
 
 /// [`narrow`] compiled for AVX2: twice the lanes of the baseline. The whole
@@ -156,25 +297,37 @@ fn narrow_into(text: &[u16], out: &mut Vec<u8>) {
 /// 0.57; emoji-heavy text 1.22 vs 1.31.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn narrow_avx2(text: &[u16], out: &mut Vec<u8>) {
-    narrow(text, out);
+unsafe fn narrow_avx2(text: &[u16], before: u16, out: &mut Vec<u8>) {
+    narrow(text, before, out);
 }
 
 #[inline(always)]
-fn narrow(text: &[u16], out: &mut Vec<u8>) {
+fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
     out.clear();
-    // Selects only, no branches: the compiler vectorises this.
-    out.extend(text.iter().map(|&u| {
-        let lower = (u as u8).to_ascii_lowercase();
-        let byte = if u >= 0x80 {
-            0x80
-        } else if lower.is_ascii_digit() {
-            b'0'
-        } else {
-            lower
-        };
-        if is_glyph(u) { GLYPH } else { byte }
-    }));
+    let Some(&first) = text.first() else { return };
+    out.reserve(text.len());
+    // Selects only, no branches, into the spare capacity by index: the
+    // compiler vectorises this (with the caller's target features).
+    let spare = &mut out.spare_capacity_mut()[..text.len()];
+    spare[0].write(narrow_unit(first, before));
+    for (o, (&u, &p)) in spare[1..].iter_mut().zip(text[1..].iter().zip(text)) {
+        o.write(narrow_unit(u, p));
+    }
+    // SAFETY: the writes above initialised the first `text.len()` bytes.
+    unsafe { out.set_len(text.len()) };
+}
+
+/// One unit as [`narrow`] writes it, after unit `before`.
+#[inline(always)]
+fn narrow_unit(u: u16, before: u16) -> u8 {
+    let lower = (u as u8).to_ascii_lowercase();
+    let digit = lower.is_ascii_digit();
+    let byte = if digit { b'0' } else { lower };
+    let count = (u == 0x20) & (before.wrapping_sub(0x30) < 10);
+    let byte = if count { COUNT_SPACE } else { byte };
+    let byte = if (u >= 0x80) | (u.wrapping_sub(1) < 3) { 0x80 } else { byte };
+    let byte = if is_glyph(u) { GLYPH } else { byte };
+    if is_pass_glyph(u) { PASS_GLYPH } else { byte }
 }
 
 /// True when the whitespace-delimited token around `at` (within `line`)
@@ -188,4 +341,28 @@ fn in_path_token(text: &[u16], line: Range<usize>, at: usize) -> bool {
     let left = text[from..at].iter().rev().take_while(|&&u| !is_space(u));
     let right = text[at..to].iter().take_while(|&&u| !is_space(u));
     left.chain(right).any(|&u| is_slash(u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_hold_whole_lines_up_to_the_window() {
+        for text in [String::new(), "a\n".repeat(70_000), format!("x{}\nshort\n", "y".repeat(3 * SCAN_WINDOW)), "abc".to_owned()] {
+            let t = crate::text::utf16(&text);
+            let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+            let lines = TextLines { text: &t, starts: &starts };
+            let ws = windows(lines);
+            assert_eq!(ws.iter().map(|w| w.len()).sum::<usize>(), lines.len());
+            for w in &ws {
+                let units = lines.range(w.end - 1).end - lines.range(w.start).start;
+                assert!(w.len() == 1 || units <= SCAN_WINDOW, "{w:?}: {units} units");
+                // Greedy: the next line would not have fit.
+                if w.end < lines.len() {
+                    assert!(lines.range(w.end).end - lines.range(w.start).start > SCAN_WINDOW);
+                }
+            }
+        }
+    }
 }

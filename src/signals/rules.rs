@@ -9,8 +9,6 @@
 //! comes before its words: a line that reports a pass is never a failure
 //! line, whatever it says (`✔ rejects bad input with an error`).
 
-use std::sync::OnceLock;
-
 use regex::bytes::{Regex, RegexBuilder};
 
 /// What a rule says about a line it matches.
@@ -30,9 +28,11 @@ pub enum Says {
 pub struct Rule {
     /// What a matching line is.
     pub says: Says,
-    /// Lowercase keywords one of which every matching line contains (the
-    /// prefilter's triggers; a `0` stands for any ASCII digit); empty for
-    /// rules read on flagged lines only.
+    /// Lowercase keywords one of which every matching line contains (a `0`
+    /// stands for any ASCII digit). The anchors of failure and summary
+    /// rules are the keyword scan's triggers (a line without one is never
+    /// read); those of pass, summary and chatter rules gate their DFA on a
+    /// line the scan flagged.
     pub anchors: &'static [&'static str],
     /// The pattern over the line's view (byte regex, ASCII classes).
     pub pattern: &'static str,
@@ -69,7 +69,7 @@ pub const RULES: &[Rule] = &[
                     "mypy.....................................................................Failed", "ERROR tests/test_io.py - ImportError"] },
     Rule { says: Says::Failure, anchors: &["not ok"], pattern: r"^\s*not ok\b",
         examples: &["not ok 12 - rejects a missing token", "    not ok 3 - parses two sorts"] },
-    Rule { says: Says::Failure, anchors: &[], pattern: "^\\s*(?:\u{25CF}|\u{2715}|\u{2717}|\u{00D7}|\u{2718})\\s",
+    Rule { says: Says::Failure, anchors: &["\u{25CF}", "\u{2715}", "\u{2717}", "\u{00D7}", "\u{2718}"], pattern: "^\\s*(?:\u{25CF}|\u{2715}|\u{2717}|\u{00D7}|\u{2718})\\s",
         examples: &["  \u{25CF} config get \u{203A} reads npm options", "    \u{2715} parses two sorts (3 ms)"] },
     Rule { says: Says::Failure, anchors: &["error", "exception"], pattern: r"\b[A-Z][\w.$]*(?:Error|Exception)\b(?:\s*\[[\w_]+\])?(?::|\s*$)",
         examples: &["java.lang.IllegalStateException: boom", "TypeError: parsed.sort.split is not a function",
@@ -92,15 +92,15 @@ pub const RULES: &[Rule] = &[
     Rule { says: Says::Failure, anchors: &["timed out", "timeout"], pattern: r"(?i:\btimed out\b|\btimeout of \d+\s*ms exceeded\b|\bexceeded timeout\b)",
         examples: &["Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure \"done()\" is called", "the job timed out after 30 minutes"] },
     // ---- passes: a line that says a test or step passed is never a failure line ----
-    Rule { says: Says::Pass, anchors: &[], pattern: r"^\s*ok\s+\d+\b|\.\.\.\s+ok\b|\bPASS(?:ED)?\b|--- PASS:|\[\s*(?:OK|PASSED)\s*\]|^\s*#\s*Subtest:",
+    Rule { says: Says::Pass, anchors: &["ok", "pass", "subtest"], pattern: r"^\s*ok\s+\d+\b|\.\.\.\s+ok\b|\bPASS(?:ED)?\b|--- PASS:|\[\s*(?:OK|PASSED)\s*\]|^\s*#\s*Subtest:",
         examples: &["ok 3 - reports an error for a bad port", "test parser::errors::unclosed_brace ... ok", "test_raises_error PASSED",
                     "--- PASS: TestFail (0.00s)", "# Subtest: rejects bad input then reports error", "[       OK ] ErrorTest.Throws (0 ms)"] },
-    Rule { says: Says::Pass, anchors: &[], pattern: "^\\s*(?:\u{2713}|\u{2714}|\u{221A})\\s|\u{2714} SUCCESSFUL|\\bSUCCESS(?:FUL)?\\b",
+    Rule { says: Says::Pass, anchors: &["\u{2713}", "\u{2714}", "\u{221A}", "success"], pattern: "^\\s*(?:\u{2713}|\u{2714}|\u{221A})\\s|\u{2714} SUCCESSFUL|\\bSUCCESS(?:FUL)?\\b",
         examples: &["  \u{2713} fails when the token is missing (4 ms)", "    \u{2714} should throw an error on bad input",
                     "status: \u{2714} SUCCESSFUL"] },
     // ---- summaries ----
-    Rule { says: Says::Summary, anchors: &["0 pass", "fail", "error", "0 warning", "0 skipped", "0 pending", "0 test", "0 suite", "0 deselected",
-                                          "0 todo", "0 snapshot", "0 example", "0 spec", "0 check", "0 problem", "0 total"],
+    Rule { says: Says::Summary, anchors: &["0 pass", "0 fail", "0 error", "0 warning", "0 skipped", "0 pending", "0 test", "0 suite", "0 xfail",
+                                          "0 deselected", "0 todo", "0 snapshot", "0 example", "0 spec", "0 check", "0 problem", "0 total"],
         pattern: r"(?i)(?:^|[\s(\[,;|=])\d+ (?:passed|passing|failed|failing|errors?|warnings?|skipped|pending|tests?|suites?|xfailed|deselected|todos?|snapshots?|examples?|specs?|checks?|problems?|total)\b",
         examples: &["Tests:       1 failed, 484 passed, 485 total", "= 2 failed, 244 passed in 0.17s =", "Found 279 errors in 9 files (checked 1458 source files)",
                     "12 tests completed", "\u{2716} 554 problems (474 errors, 80 warnings)", "  212 passing (29ms)", "Snapshots:   0 total",
@@ -108,17 +108,17 @@ pub const RULES: &[Rule] = &[
     Rule { says: Says::Summary, anchors: &["time:", "duration"],
         pattern: r"(?i)^\s*(?:time:|duration(?:\s*:|\s{2,}\d))",
         examples: &["Time:  2.514 s", "Duration  452ms (transform 30ms)"] },
-    Rule { says: Says::Summary, anchors: &["0 pass", "finished", "successful", "succeeded", "fail", "# test", "# pass", "# suites", "0% test"],
+    Rule { says: Says::Summary, anchors: &["0 pass", "finished", "successful", "succeeded", "build fail", "# test", "# pass", "# fail", "# suites", "0% test"],
         pattern: r"(?i)\btest result: \w+\. \d+ passed|^\s*finished\b|^\s*successfully (?:installed|built|compiled|created|deployed|uninstalled)\b|^\s*# (?:tests|pass|fail|suites)\s+\d+|\b\d+% tests passed\b|\bbuild (?:finished|succeeded|failed|successful)\b",
         examples: &["test result: FAILED. 133 passed; 1 failed", "    Finished `release` profile [optimized] target(s) in 19.62s",
                     "Successfully installed lxml-5.3.0", "# fail  17", "# tests 12", "89% tests passed, 4 tests failed out of 36",
                     "build finished with problems, 63 warnings (with warnings treated as errors).", "Build succeeded."] },
     // ---- chatter: code that handles or raises an error is code, not a report of one ----
-    Rule { says: Says::Chatter, anchors: &[],
+    Rule { says: Says::Chatter, anchors: &["except", "catch", "raise", "throw"],
         pattern: r"^\s*(?:except\b|(?:\}\s*)?catch\s*[({]|raise\s+[\w.]+\s*\(|throw\s+new\b)",
         examples: &["    except KeyError:", "} catch (err) {", "        raise ValueError(msg)", "      throw new TypeError('bad')"] },
     // ---- chatter: logged at a level below warning ----
-    Rule { says: Says::Chatter, anchors: &[],
+    Rule { says: Says::Chatter, anchors: &["level", "debug", "info", "trace", "npm verbose", "npm http", "npm silly", "npm timing"],
         pattern: r#"(?i:\blevel=(?:debug|info|trace)\b)|(?i:"level"\s*:\s*"(?:debug|info|trace)")|(?i:\[(?:debug|info|trace)\])|^\s*(?:DEBUG|INFO|TRACE)\b|\s(?:DEBUG|INFO|TRACE)\s|^npm (?:verbose|http|silly|timing)\b"#,
         examples: &["time=\"x\" level=debug msg=\"fetch failed\"", "[INFO] Exception counts: none", "npm http fetch GET 200 https://registry.npmjs.org/error-ex"] },
 ];
@@ -145,42 +145,24 @@ pub const WEAK_WORDS: &[&str] = &[
     "crashed",
 ];
 
-/// The rules compiled: one regex per kind of verdict.
-pub(crate) struct Compiled {
-    pub failure: Regex,
-    pub pass: Regex,
-    pub summary: Regex,
-    pub chatter: Regex,
-}
-
 /// A byte regex over views, ASCII classes (`\b`, `\w`, `\s`): fast on any
 /// input. Every pattern of the crate is built with it.
 pub(crate) fn ascii_regex(pattern: &str) -> Regex {
     RegexBuilder::new(pattern).unicode(false).build().expect("static pattern")
 }
 
-/// The alternation of every rule that says `says`.
-fn union(says: Says) -> String {
-    RULES.iter().filter(|r| r.says == says).map(|r| format!("(?:{})", r.pattern)).collect::<Vec<_>>().join("|")
-}
-
-/// The compiled rules, built once.
-pub(crate) fn compiled() -> &'static Compiled {
-    static COMPILED: OnceLock<Compiled> = OnceLock::new();
-    COMPILED.get_or_init(|| Compiled {
-        failure: ascii_regex(&union(Says::Failure)),
-        pass: ascii_regex(&union(Says::Pass)),
-        summary: ascii_regex(&union(Says::Summary)),
-        chatter: ascii_regex(&union(Says::Chatter)),
-    })
-}
-
-/// Every anchor of every rule, and the weak words: the prefilter's
-/// triggers. An anchor that holds another one is left out, since a line
-/// with it is flagged by the shorter one anyway. All are at least four
-/// bytes, so a SIMD multi-literal searcher takes them.
+/// The anchors of the failure and summary rules, and the weak words: the
+/// prefilter's triggers (the failure glyphs are found apart). An anchor
+/// that holds another one is left out, since a line with it is flagged by
+/// the shorter one anyway. All are at least four bytes, so a SIMD
+/// multi-literal searcher takes them.
 pub(crate) fn anchors() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> = RULES.iter().flat_map(|r| r.anchors.iter().copied()).collect();
+    let mut all: Vec<&'static str> = RULES
+        .iter()
+        .filter(|r| matches!(r.says, Says::Failure | Says::Summary))
+        .flat_map(|r| r.anchors.iter().copied())
+        .filter(|a| a.is_ascii())
+        .collect();
     all.extend(WEAK_WORDS.iter().copied());
     all.sort_unstable();
     all.dedup();
@@ -190,20 +172,35 @@ pub(crate) fn anchors() -> Vec<&'static str> {
     minimal
 }
 
-/// The view with the insides of quoted strings removed, so a keyword
-/// quoted in code (`includes("FAIL")`) is not read as a verdict. A `'`
-/// right after a letter is an apostrophe, not a quote.
-pub(crate) fn without_quoted(view: &str) -> String {
-    let mut out = String::with_capacity(view.len());
+/// An anchor as the narrowed text spells it (see the prefilter): ASCII
+/// lowercase with every digit `0` (and a count's space as its byte), a
+/// glyph as its byte.
+pub(crate) fn narrowed_anchor(anchor: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    super::prefilter::narrow_into(&crate::text::utf16(anchor), 0, &mut out);
+    out
+}
+
+/// Writes `view` with the insides of quoted strings removed to `out`, so a
+/// keyword quoted in code (`includes("FAIL")`) is not read as a verdict;
+/// returns whether anything was removed (when not, `out` is to be ignored:
+/// the view stands as it is). A `'` right after a letter is an apostrophe,
+/// not a quote, and an unclosed quote was not a quotation after all.
+pub(crate) fn without_quoted(view: &str, out: &mut String) -> bool {
+    out.clear();
+    if memchr::memchr3(b'"', b'`', b'\'', view.as_bytes()).is_none() {
+        return false;
+    }
     let mut quote = None;
     let mut previous = ' ';
+    let mut removed = false;
     for c in view.chars() {
         match quote {
             Some(q) if c == q => {
                 quote = None;
                 out.push(c);
             }
-            Some(_) => {}
+            Some(_) => removed = true,
             None => {
                 out.push(c);
                 let opens = matches!(c, '"' | '`') || (c == '\'' && !previous.is_alphanumeric());
@@ -214,20 +211,17 @@ pub(crate) fn without_quoted(view: &str) -> String {
         }
         previous = c;
     }
-    if quote.is_some() {
-        // Unclosed: it was not a quotation after all.
-        return view.to_owned();
-    }
-    out
+    removed && quote.is_none()
 }
 
 /// Weak failure words: whole words (not part of an identifier such as
-/// `error-chain` or `test_error`), outside path-like tokens, not negated.
+/// `error-chain` or `test_error`), outside path-like tokens, not negated
+/// (`0 errors`, `errors: 0`, `no errors`).
 pub(crate) fn weak_failure(view: &str) -> bool {
-    let mut previous = String::new();
+    let mut previous = "";
     for token in view.split_whitespace() {
         if token.contains(['/', '\\']) {
-            previous.clear();
+            previous = "";
             continue;
         }
         for word in token.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
@@ -237,16 +231,15 @@ pub(crate) fn weak_failure(view: &str) -> bool {
             if trimmed.is_empty() {
                 continue;
             }
-            let lower = trimmed.to_ascii_lowercase();
-            if WEAK_WORDS.contains(&lower.as_str()) {
+            if WEAK_WORDS.iter().any(|w| w.eq_ignore_ascii_case(trimmed)) {
                 let after = &view[word_end..];
                 let zero_after = after.trim_start_matches([':', '=', ' ']).starts_with('0');
-                let negated = matches!(previous.as_str(), "0" | "no" | "without" | "zero");
+                let negated = ["0", "no", "without", "zero"].iter().any(|n| n.eq_ignore_ascii_case(previous));
                 if !negated && !zero_after {
                     return true;
                 }
             }
-            previous = lower;
+            previous = trimmed;
         }
     }
     false

@@ -8,15 +8,29 @@
 //! Rust frame, the file line under a Go function). A frame is the
 //! project's own unless its text names a library or runtime location
 //! ([`LIBRARY`]), so the planner can keep the frame that names the bug.
+//!
+//! [`Follower`] reads them during the scan, each line at most once from
+//! below (a failure inside a trace or block already read starts nothing),
+//! plus a bounded look above each failure. [`Traces`] indexes the frames
+//! once the scan is done, so the planner finds a failure's trace and the
+//! frames that matter in it by binary search, whatever the trace's length.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 
+use super::classify::{Classifier, Opens};
 use super::rules::ascii_regex;
+use super::templates::Templates;
+use super::view::{content_start, indented, view};
+use super::{Failure, LineSignal, Reading, Signals};
+use crate::text::TextLines;
 
 /// Where a frame's code lives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Frame {
     /// Not a frame.
     #[default]
@@ -27,7 +41,8 @@ pub enum Frame {
     Project,
 }
 
-/// Substrings (lowercase) that put a frame in a library or runtime.
+/// Substrings (matched without regard to ASCII case) that put a frame in a
+/// library or runtime.
 pub const LIBRARY: &[&str] = &[
     "node_modules",
     "node:internal",
@@ -66,6 +81,17 @@ pub const LIBRARY: &[&str] = &[
     "native method",
 ];
 
+/// Lines of the block under a failure line that are read at most.
+pub const CAUSE_BELOW: usize = 16;
+/// Non-blank lines just above a failure line that explain it (a command, a test's title).
+const CAUSE_ABOVE: usize = 2;
+/// Lines of compiler context above a diagnostic read at most.
+const CONTEXT_ABOVE: usize = 32;
+/// Lines between a failure line and the first frame of its trace.
+const TRACE_GAP: usize = 3;
+/// Lines of one frame the planner keeps at most (its head and details).
+pub const FRAME_LINES: usize = 8;
+
 /// The patterns that read traces and explanation blocks (byte regexes).
 pub(crate) struct Patterns {
     /// A line that opens a frame.
@@ -83,6 +109,8 @@ pub(crate) struct Patterns {
     /// it was included from, which function or template instantiation it
     /// is in, and what required it (GCC and Clang).
     pub context_above: Regex,
+    /// The [`LIBRARY`] markers.
+    library: AhoCorasick,
 }
 
 pub(crate) fn patterns() -> &'static Patterns {
@@ -132,10 +160,423 @@ pub(crate) fn patterns() -> &'static Patterns {
             | :\d+:\d+:\s+(?:required|recursively\ required)\ (?:from|by)\b
             "#,
         ),
+        library: AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(LIBRARY)
+            .expect("static markers"),
     })
 }
 
-/// Whether a frame's text (header and details, lowercased) names a library.
+/// Whether a frame's text names a library.
 pub fn library_text(text: &str) -> bool {
-    LIBRARY.iter().any(|marker| text.contains(marker))
+    patterns().library.is_match(text)
+}
+
+/// Searchers for the two headers that change how a failure is followed.
+fn finders() -> &'static (memchr::memmem::Finder<'static>, memchr::memmem::Finder<'static>) {
+    static FINDERS: OnceLock<(memchr::memmem::Finder<'static>, memchr::memmem::Finder<'static>)> = OnceLock::new();
+    FINDERS.get_or_init(|| {
+        (memchr::memmem::Finder::new("Traceback (most recent call last)"), memchr::memmem::Finder::new("panicked at"))
+    })
+}
+
+/// What strong failure line `view` opens (see [`Opens`]).
+pub(crate) fn opens(view: &str) -> Opens {
+    let (traceback, panicked) = finders();
+    Opens {
+        traceback: traceback.find(view.as_bytes()).is_some(),
+        panic: panicked.find(view.as_bytes()).is_some(),
+        indent: indent_of(view).min(usize::from(u16::MAX)) as u16,
+    }
+}
+
+/// Leading whitespace of a view, tabs counting four.
+fn indent_of(view: &str) -> usize {
+    view.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+/// Whether `line`'s text starts with a pass glyph (`✓ ok`): a pass verdict
+/// the keyword scan does not flag, since it never makes a failure line.
+fn starts_with_pass_glyph(line: &[u16]) -> bool {
+    let at = content_start(line);
+    let rest = &line[at..];
+    let skip = rest.iter().take_while(|&&u| matches!(u, 0x20 | 0x09)).count();
+    matches!(rest.get(skip), Some(0x2713 | 0x2714 | 0x221A))
+        && rest.get(skip + 1).is_some_and(|&u| matches!(u, 0x20 | 0x09 | 0x0A | 0x0D))
+}
+
+/// Reads what follows (and just precedes) each strong failure line of a
+/// text during the scan.
+pub(crate) struct Follower<'r, 's, 't> {
+    lines: TextLines<'t>,
+    reading: &'r mut Reading<'s>,
+    classifier: &'r mut Classifier,
+    templates: &'r mut Templates,
+    buf: String,
+}
+
+impl<'r, 's, 't> Follower<'r, 's, 't> {
+    pub(crate) fn new(
+        lines: TextLines<'t>,
+        reading: &'r mut Reading<'s>,
+        classifier: &'r mut Classifier,
+        templates: &'r mut Templates,
+    ) -> Self {
+        Follower { lines, reading, classifier, templates, buf: String::new() }
+    }
+
+    /// Builds the view of line `j` into `self.buf`.
+    fn read(&mut self, j: usize) {
+        self.reading.followed();
+        view(self.lines.line(j), &mut self.buf);
+    }
+
+    fn get(&self, j: usize) -> LineSignal {
+        self.reading.get(j)
+    }
+
+    /// Whether line `j` is a pass verdict: its record says so, or (not
+    /// flagged) it starts with a pass glyph.
+    fn passes(&self, j: usize) -> bool {
+        let s = self.get(j);
+        s.pass() || (!s.is_signal() && starts_with_pass_glyph(self.lines.line(j)))
+    }
+
+    /// Reads around strong failure line `i`: the compiler context and the
+    /// cause lines above it, then what follows. Returns the first line not
+    /// consumed.
+    pub(crate) fn follow(&mut self, i: usize, opens: Opens) -> usize {
+        self.mark_context_above(i);
+        self.mark_cause_above(i);
+        self.follow_below(i, opens)
+    }
+
+    /// Marks the compiler context right above failure line `i` (includes,
+    /// the function or template instantiation, what required it) as a trace
+    /// whose frames are one line each: the project's line in it names where
+    /// the error comes from.
+    fn mark_context_above(&mut self, i: usize) {
+        let patterns = patterns();
+        let mut j = i;
+        while j > 0 && i - j < CONTEXT_ABOVE {
+            let s = self.get(j - 1);
+            if s.failure > Failure::None || s.summary() || s.frame != Frame::None {
+                break;
+            }
+            self.read(j - 1);
+            if !patterns.context_above.is_match(self.buf.as_bytes()) {
+                break;
+            }
+            let kind = if library_text(&self.buf) { Frame::Library } else { Frame::Project };
+            self.reading.update(j - 1, |s| {
+                s.frame = kind;
+                s.set_frame_head(true);
+            });
+            j -= 1;
+        }
+    }
+
+    /// Marks up to [`CAUSE_ABOVE`] non-blank lines above failure line `i` (one
+    /// blank line between is allowed) as its cause, stopping at a verdict.
+    fn mark_cause_above(&mut self, i: usize) {
+        let mut marked = 0;
+        let mut blanks = 0;
+        let mut j = i;
+        while j > 0 && marked < CAUSE_ABOVE {
+            j -= 1;
+            let s = self.get(j);
+            if s.pass() || s.failure > Failure::None || s.summary() || s.frame != Frame::None {
+                break;
+            }
+            self.read(j);
+            // A pass line the prefilter did not flag is a verdict all the same.
+            if self.classifier.passes(&self.buf) {
+                break;
+            }
+            if self.buf.trim().is_empty() {
+                blanks += 1;
+                if blanks > 1 || marked > 0 {
+                    break;
+                }
+                continue;
+            }
+            self.reading.update(j, |s| s.set_cause(true));
+            marked += 1;
+        }
+    }
+
+    /// Reads what follows failure line `i`: a Python traceback's frames and
+    /// message, a panic's message, the block that explains the failure and
+    /// the stack trace. Returns the first line not consumed.
+    fn follow_below(&mut self, i: usize, opens: Opens) -> usize {
+        let patterns = patterns();
+        if opens.traceback {
+            return self.follow_python(i);
+        }
+        let panic = opens.panic;
+        let base_indent = usize::from(opens.indent);
+        let n = self.lines.len();
+        let mut j = i + 1;
+        // The explaining block, then (after at most a few lines) the trace.
+        let mut gap = 0;
+        while j < n && j < i + 1 + CAUSE_BELOW {
+            let s = self.get(j);
+            if !(panic && j == i + 1) && (self.passes(j) || s.summary()) {
+                break;
+            }
+            if s.failure == Failure::Strong && !panic {
+                break;
+            }
+            self.read(j);
+            if panic && j == i + 1 && !self.buf.trim().is_empty() {
+                // A panic's message line is the failure's text.
+                let template =
+                    if s.failure < Failure::Strong { Some(self.templates.id(&self.buf)) } else { None };
+                self.reading.update(j, |s| {
+                    s.set_cause(true);
+                    if let Some(t) = template {
+                        s.failure = Failure::Strong;
+                        s.template = t;
+                    }
+                });
+                j += 1;
+                continue;
+            }
+            if self.passes(j) || s.summary() {
+                break;
+            }
+            let bytes = self.buf.as_bytes();
+            if s.failure != Failure::Strong && (patterns.frame.is_match(bytes) || patterns.trace_start.is_match(bytes)) {
+                return self.follow_trace(j);
+            }
+            if s.failure == Failure::Strong && !panic {
+                break;
+            }
+            if self.buf.trim().is_empty() {
+                // One blank line inside a block (a diff, YAML) is allowed.
+                gap += 1;
+                if gap > 1 {
+                    break;
+                }
+                j += 1;
+                continue;
+            }
+            let structured = patterns.explains.is_match(bytes) || indent_of(&self.buf) > base_indent;
+            if !structured {
+                // Not part of the block; a trace may still start just after.
+                if j - i > TRACE_GAP {
+                    break;
+                }
+            } else {
+                let value = patterns.states_value.is_match(bytes);
+                self.reading.update(j, |s| {
+                    s.set_cause(true);
+                    s.set_states_value(value);
+                });
+            }
+            gap = 0;
+            j += 1;
+        }
+        j.max(i + 1)
+    }
+
+    /// Marks lines `start..end` as one frame, `start` its head: the project's
+    /// unless its text names a library.
+    fn finish_frame(&mut self, frame: Option<(usize, bool)>, end: usize) {
+        if let Some((start, library)) = frame {
+            let kind = if library { Frame::Library } else { Frame::Project };
+            for j in start..end {
+                self.reading.update(j, |s| s.frame = kind);
+            }
+            self.reading.update(start, |s| s.set_frame_head(true));
+        }
+    }
+
+    /// Marks the trace starting at line `j` (frames, their details, a
+    /// `stack backtrace:` or `goroutine` header); returns the line after it.
+    fn follow_trace(&mut self, mut j: usize) -> usize {
+        let patterns = patterns();
+        let n = self.lines.len();
+        // The frame the next detail lines belong to: (first line, names a library).
+        let mut current: Option<(usize, bool)> = None;
+        // Whether the previous line opened a frame with a number (`N: fn`).
+        let mut numbered_head = false;
+        while j < n {
+            self.read(j);
+            let bytes = self.buf.as_bytes();
+            // A blank line ends a trace; so does a failure line (a diagnostic
+            // that looks like a frame is a diagnostic).
+            if self.buf.trim().is_empty() || self.get(j).failure == Failure::Strong {
+                break;
+            }
+            if patterns.trace_start.is_match(bytes) {
+                self.finish_frame(current.take(), j);
+                self.reading.update(j, |s| {
+                    s.frame = Frame::Library;
+                    s.set_frame_head(true);
+                });
+                numbered_head = false;
+                j += 1;
+                continue;
+            }
+            let in_frame = current.is_some();
+            let detail = in_frame && patterns.frame_detail.is_match(bytes) && !patterns.frame.is_match(bytes);
+            // A Rust frame's `at path` line is a detail, though it looks like
+            // a frame (when its head is already marked as one).
+            let rust_at = in_frame
+                && numbered_head
+                && self.buf.trim_start().starts_with("at ")
+                && self.get(j - 1).frame_head();
+            if detail || rust_at {
+                if let Some((_, library)) = current.as_mut() {
+                    *library |= library_text(&self.buf);
+                }
+                numbered_head = false;
+                j += 1;
+                continue;
+            }
+            if patterns.frame.is_match(bytes) {
+                self.finish_frame(current.take(), j);
+                numbered_head = self.buf.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+                current = Some((j, library_text(&self.buf)));
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        self.finish_frame(current, j);
+        j
+    }
+
+    /// Marks a Python traceback whose header is line `header`: its frames (each
+    /// `File "…"` line and the source under it) and, as a strong failure, the
+    /// exception line that ends it. Returns the line after the traceback.
+    fn follow_python(&mut self, header: usize) -> usize {
+        let n = self.lines.len();
+        let mut j = header + 1;
+        let mut frame: Option<(usize, bool)> = None;
+        while j < n {
+            self.read(j);
+            if self.buf.trim().is_empty() {
+                break;
+            }
+            if indented(&self.buf) {
+                // A frame is the library's by its first line.
+                if self.buf.trim_start().starts_with("File \"") {
+                    self.finish_frame(frame.take(), j);
+                    frame = Some((j, library_text(&self.buf)));
+                } else if frame.is_none() {
+                    frame = Some((j, library_text(&self.buf)));
+                }
+                j += 1;
+                continue;
+            }
+            self.finish_frame(frame.take(), j);
+            // The first unindented line: the exception message.
+            let template = self.templates.id(&self.buf);
+            self.reading.update(j, |s| {
+                s.failure = Failure::Strong;
+                s.set_pass(false);
+                s.template = template;
+            });
+            return j + 1;
+        }
+        self.finish_frame(frame, j);
+        j
+    }
+}
+
+/// The frames of a scanned result, indexed: the maximal runs of frame
+/// lines (traces) and the lines that open a frame.
+#[derive(Clone, Debug, Default)]
+pub struct Traces {
+    /// Maximal runs of consecutive frame lines, ascending.
+    runs: Vec<Range<u32>>,
+    /// Frame heads, ascending, and whether each is the project's.
+    heads: Vec<(u32, bool)>,
+    /// The heads that are the project's, ascending.
+    project_heads: Vec<u32>,
+}
+
+impl Traces {
+    /// The index of the frames in `signals`.
+    pub fn new(signals: &Signals) -> Self {
+        let mut t = Traces::default();
+        for (k, s) in signals.iter() {
+            if s.frame == Frame::None {
+                continue;
+            }
+            let k = k as u32;
+            match t.runs.last_mut() {
+                Some(run) if run.end == k => run.end = k + 1,
+                _ => t.runs.push(k..k + 1),
+            }
+            if s.frame_head() {
+                t.heads.push((k, s.frame == Frame::Project));
+                if s.frame == Frame::Project {
+                    t.project_heads.push(k);
+                }
+            }
+        }
+        t
+    }
+
+    /// Every trace, ascending.
+    pub fn all(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.runs.iter().map(|r| r.start as usize..r.end as usize)
+    }
+
+    /// The trace holding line `k`, if it is a frame line.
+    pub fn holding(&self, k: usize) -> Option<Range<usize>> {
+        let k = u32::try_from(k).ok()?;
+        let i = self.runs.partition_point(|r| r.end <= k);
+        self.runs.get(i).filter(|r| r.start <= k).map(|r| r.start as usize..r.end as usize)
+    }
+
+    /// The first head in `range`, if any.
+    fn first_head(&self, range: Range<usize>) -> Option<usize> {
+        let i = self.heads.partition_point(|&(h, _)| (h as usize) < range.start);
+        self.heads.get(i).map(|&(h, _)| h as usize).filter(|&h| h < range.end)
+    }
+
+    /// The last head in `range`, if any.
+    fn last_head(&self, range: Range<usize>) -> Option<usize> {
+        let i = self.heads.partition_point(|&(h, _)| (h as usize) < range.end);
+        i.checked_sub(1).map(|i| self.heads[i].0 as usize).filter(|&h| h >= range.start)
+    }
+
+    /// The first and last project heads in `range`.
+    fn project_ends(&self, range: Range<usize>) -> (Option<usize>, Option<usize>) {
+        let a = self.project_heads.partition_point(|&h| (h as usize) < range.start);
+        let b = self.project_heads.partition_point(|&h| (h as usize) < range.end);
+        if a == b { (None, None) } else { (Some(self.project_heads[a] as usize), Some(self.project_heads[b - 1] as usize)) }
+    }
+
+    /// The lines of the frames of `trace` worth keeping, by meaning: the
+    /// first frame in the project's own code, the first and the last frame,
+    /// and the last in the project's code, each with its detail lines (at
+    /// most [`FRAME_LINES`] a frame); the repeated middles are left to
+    /// markers. A frame starts at a head, or at the trace's first line.
+    pub fn key_frames(&self, signals: &Signals, trace: Range<usize>) -> Vec<usize> {
+        if trace.is_empty() {
+            return Vec::new();
+        }
+        let unit = |start: usize| {
+            let end = self.first_head(start + 1..trace.end).unwrap_or(trace.end);
+            start..end.min(start + FRAME_LINES)
+        };
+        let start_is_project = signals.get(trace.start).frame == Frame::Project;
+        let (first_project, last_project) = self.project_ends(trace.start + 1..trace.end);
+        let first_project = if start_is_project { Some(trace.start) } else { first_project };
+        let last_project = last_project.or(start_is_project.then_some(trace.start));
+        let last = self.last_head(trace.start + 1..trace.end).unwrap_or(trace.start);
+        let mut chosen: Vec<usize> = Vec::with_capacity(4);
+        for start in [first_project, Some(trace.start), Some(last), last_project].into_iter().flatten() {
+            if !chosen.contains(&start) {
+                chosen.push(start);
+            }
+        }
+        chosen.into_iter().flat_map(unit).collect()
+    }
 }

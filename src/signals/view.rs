@@ -48,7 +48,7 @@ fn timestamp_len(line: &[u16]) -> usize {
 
 /// Length of an ANSI escape sequence at the start of `s`, if there is one:
 /// introduced by ESC, or by its caret form `^[` followed by a CSI `[`.
-fn escape_len(s: &[u16]) -> Option<usize> {
+pub(crate) fn escape_len(s: &[u16]) -> Option<usize> {
     const ESC: u16 = 0x1B;
     if s.starts_with(&[0x5E, 0x5B, 0x5B]) {
         // `^[[…m`: a CSI whose ESC was written as caret text.
@@ -90,6 +90,15 @@ fn escape_len(s: &[u16]) -> Option<usize> {
 pub fn view(line: &[u16], out: &mut String) {
     out.clear();
     let mut at = content_start(line);
+    if plain(&line[at..]) {
+        // Most lines: ASCII without escapes, carets or carriage returns.
+        let body = &line[at..];
+        let body = body.strip_suffix(&[u16::from(b'\n')]).unwrap_or(body);
+        // SAFETY: every unit is below 0x80 (checked by `plain`), so each
+        // byte pushed is ASCII and the string stays valid UTF-8.
+        unsafe { out.as_mut_vec() }.extend(body.iter().map(|&u| u as u8));
+        return;
+    }
     // Still in the line's indentation: only spaces written so far.
     let mut leading = true;
     while at < line.len() {
@@ -126,6 +135,17 @@ pub fn view(line: &[u16], out: &mut String) {
             }
         }
     }
+}
+
+/// True when `units` are ASCII with no escape, caret or `\r`, and no `\n`
+/// but a final one: their view is their bytes.
+#[inline]
+fn plain(units: &[u16]) -> bool {
+    let body = units.strip_suffix(&[u16::from(b'\n')]).unwrap_or(units);
+    // Two folds without branches, so both vectorise.
+    let high = body.iter().fold(0u16, |acc, &u| acc | u) >= 0x80;
+    let special = body.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x5E | 0x0D | 0x0A));
+    !high && !special
 }
 
 /// True when the view starts with whitespace (an indented line).

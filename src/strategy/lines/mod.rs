@@ -1,34 +1,33 @@
-//! The line plan under a hard budget (`strategy: 'lines'`): which lines of
-//! a tool output to keep. This is the file to read for the order in which
-//! lines are kept; [`budget`] decides what fits.
+//! Lines mode (`strategy: 'lines'`): which lines of a tool output to keep
+//! under a hard budget, and the contract every plan keeps.
 //!
 //! Lines mode keeps at most `keep` code points (by default what head/tail
-//! keeps, so switching strategy changes what is kept, not how much). The
-//! budget is shared, not spent down one list:
-//!
-//! 1. **Protected ends.** The first line, and the last lines up to a share
-//!    of the budget ([`END_SHARE`]): the verdict of a test run, a build or
-//!    a CI job is at the end.
-//! 2. **Failure detail**, while a share for the start ([`START_SHARE`]) is
-//!    held back: lines a caller's spans touch; distinct failure lines, each
-//!    with the lines that explain it (the block under it, the lines just
-//!    above); clusters ranked last, first, then inwards; summaries, the
-//!    closing ones first; stack traces by meaning (the first frame in the
-//!    project's own code, the first and the last frame); failure lines
-//!    repeating a template, spread over the output; weak failure words,
-//!    capped at [`WEAK_SHARE`] and spread.
-//! 3. **The start**, up to its share.
-//! 4. **Context** around failures, then more of both ends, the end first.
+//! keeps, so switching strategy changes what is kept, not how much). Each
+//! text block is first given a [`Kind`] ([`kind`]); a log is planned by
+//! the failure rules ([`log_plan`]), every other kind by its outline
+//! ([`outline_plan`]). Either way lines are added to a [`keep`] set that
+//! tracks the exact rendered size, and [`render`] writes kept lines byte
+//! for byte and one retrievable marker per dropped run.
 //!
 //! A line longer than a sixteenth of the budget (at least 256 code points),
 //! or too long for what is left, is cut inside by the head:tail ratio with
 //! a retrievable inline marker; a text with no line structure (fewer than
 //! three lines) is one such cut. When not even one marker per text block
 //! fits, the result is upstream's head/tail within the same budget.
+//!
+//! Cost: one pass over the text for the line index and the keyword scan,
+//! then work bounded by the lines that carry a signal (or, for outlines,
+//! one bounded step per line); memory a few bytes per line. A text within
+//! the threshold costs what head/tail costs: it is not read at all.
 
-mod budget;
-pub mod doc;
+pub mod index;
+mod keep;
+pub mod kind;
+mod lineset;
+mod log_plan;
+pub mod order;
 pub mod outline;
+mod outline_plan;
 pub mod render;
 
 use std::collections::HashSet;
@@ -36,44 +35,20 @@ use std::ops::Range;
 
 use crate::config::{Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES};
 use crate::content::{self, Block, Pruned};
-use crate::signals::{self, Failure, Frame, LineSignal};
+use crate::signals::{LineSignal, Signals, Traces};
 use crate::strategy::head_tail;
 use crate::text::code_points_at_most;
-use budget::Selection;
-use doc::Doc;
-use outline::Kind;
+use index::LineIndex;
+pub use keep::Kept;
+use keep::KeepSet;
+pub use kind::Kind;
+use kind::Shape;
+pub use log_plan::{END_SHARE, START_SHARE, SUMMARY_SHARE, WEAK_SHARE};
 use render::{Fate, render_blocks};
 
-/// Share of the budget kept for the last lines.
-pub const END_SHARE: f64 = 0.25;
-/// How many lines from the end the last verdict may be and still anchor
-/// the end's share when no CI runner's verdict does (a CI runner prints its
-/// cleanup after a job's verdict, which anchors the share wherever it is).
-const VERDICT_REACH: usize = 200;
-/// Share of the budget held back for the first lines while failures are chosen.
-pub const START_SHARE: f64 = 0.08;
-/// Most of the budget weak failure words may take.
-pub const WEAK_SHARE: f64 = 0.125;
-/// Most of the budget summary lines may take before failure lines.
-pub const SUMMARY_SHARE: f64 = 0.15;
 /// A line longer than this share of the budget (but at least 256 code
 /// points) is cut when it is kept for its signal.
 const LONG_LINE_SHARE: usize = 16;
-/// Failure lines closer than this many lines belong to one cluster.
-const CLUSTER_GAP: usize = 8;
-/// How far context grows around failure lines when budget is left.
-const WIDE_CONTEXT: usize = 12;
-/// Lines of the block under a failure kept with it at most (as the scan reads them).
-const CAUSE_LINES: usize = 16;
-/// Cause lines kept right after their failure line; the rest come once
-/// every distinct failure has its first ones.
-const NEAREST_CAUSES: usize = 1;
-/// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
-const VALUE_LINES: usize = 2;
-/// Lines of each outline tier kept in order before the rest is spread.
-const OUTLINE_HEAD: usize = 4;
-/// Lines of a failure's key frames kept right after it.
-const KEY_FRAME_LINES: usize = 4;
 
 /// How lines mode widens what it keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,7 +111,10 @@ pub fn prune_with_spans(
     options: &LineOptions,
     spans: &[Range<usize>],
 ) -> Option<Pruned> {
-    plan_blocks(blocks, budgets, options, spans).0
+    if code_points_at_most(content::texts(blocks), budgets.threshold()) {
+        return None;
+    }
+    planned(blocks, budgets, options, spans).0
 }
 
 /// [`prune_with_spans`], and the kind of each text block as the plan took
@@ -152,30 +130,42 @@ pub fn plan_blocks(
     if code_points_at_most(content::texts(blocks), budgets.threshold()) {
         return (None, kinds(blocks));
     }
+    planned(blocks, budgets, options, spans)
+}
+
+/// The plan of text over the threshold, and its kinds.
+fn planned(
+    blocks: &[Block<'_>],
+    budgets: &Budgets,
+    options: &LineOptions,
+    spans: &[Range<usize>],
+) -> (Option<Pruned>, Vec<Kind>) {
     let fallback = || (head_tail::prune(blocks, &budgets.head_tail_within_keep()), kinds(blocks));
-    let Some(doc) = Doc::new(blocks) else { return fallback() };
-    let Some(plan) = select(&doc, budgets, options, spans) else {
+    let Some(index) = LineIndex::new(blocks) else { return fallback() };
+    let Some(plan) = select(&index, budgets, options, spans, false) else {
         // Not even one marker per text fits: upstream's cut, which always does.
         return fallback();
     };
-    let pruned = render_blocks(blocks, &doc, &plan.fates);
-    let guaranteed = pruned.chars_after <= budgets.keep() && pruned.chars_after < doc.total();
+    let pruned = render_blocks(blocks, &index, &plan.kept);
+    let guaranteed = pruned.chars_after <= budgets.keep() && pruned.chars_after < index.total();
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.keep());
     if guaranteed { (Some(pruned), plan.kinds) } else { fallback() }
 }
 
-/// The kind of each text block of `blocks` (see [`outline`]), in order.
+/// The kind of each text block of `blocks` (see [`kind`]), in order.
 pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
-    let Some(doc) = Doc::new(blocks) else { return Vec::new() };
-    let signals = scan(&doc);
-    (0..doc.texts.len()).map(|t| detect_kind(&doc, t, &signals)).collect()
-}
-
-/// The kind of text `t` of `doc`, whose lines' signals are among `signals`.
-fn detect_kind(doc: &Doc<'_>, t: usize, signals: &[LineSignal]) -> Kind {
-    let bounds = doc.bounds[t].clone();
-    let start = bounds.start;
-    outline::detect(doc.texts[t].1, bounds.len(), |k| doc.range(start + k), &signals[bounds])
+    let Some(index) = LineIndex::new(blocks) else { return Vec::new() };
+    let shapes: Vec<Shape> = (0..index.texts.len()).map(|t| kind::shape(index.lines_of(t))).collect();
+    let mut signals = Signals::default();
+    (0..index.texts.len())
+        .map(|t| match shapes[t] {
+            Shape::Is(k) => k,
+            Shape::CodeUnlessItReports => {
+                signals.scan(index.lines_of(t), index.bounds[t].start);
+                if kind::reports(&signals, index.bounds[t].clone()) { Kind::Log } else { Kind::Code }
+            }
+        })
+        .collect()
 }
 
 /// One line of an explained plan: what the line carries and what became of it.
@@ -200,495 +190,136 @@ pub fn explain(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option
     if code_points_at_most(content::texts(&blocks), budgets.threshold()) {
         return None;
     }
-    let doc = Doc::new(&blocks)?;
-    let plan = select(&doc, budgets, options, &[])?;
+    let index = LineIndex::new(&blocks)?;
+    let plan = select(&index, budgets, options, &[], true)?;
+    let reasons = plan.reasons.as_deref().unwrap_or(&[]);
     let mut seen = HashSet::new();
     Some(
-        (0..doc.line_count())
+        (0..index.line_count())
             .map(|k| {
-                let signal = plan.signals[k];
+                let signal = plan.signals.get(k);
                 let flood = signal.template != 0 && !seen.insert(signal.template);
-                let kind = plan.kinds[doc.text_of(k)];
-                Explained { signal, fate: plan.fates[k], reason: plan.why[k], flood, kind }
+                let kind = plan.kinds[index.text_of(k)];
+                let reason = reasons.get(k).copied().flatten();
+                Explained { signal, fate: plan.kept.fate(k), reason, flood, kind }
             })
             .collect(),
     )
 }
 
-/// A chosen plan: every line's fate, why kept lines were kept, and the
-/// signals it was chosen from.
+/// A chosen plan: the kept lines, why they were kept (when explaining),
+/// and the signals they were chosen from.
 struct Plan {
-    fates: Vec<Fate>,
-    why: Vec<Option<Reason>>,
-    signals: Vec<LineSignal>,
+    kept: Kept,
+    reasons: Option<Vec<Option<Reason>>>,
+    signals: Signals,
     /// Each text's kind.
     kinds: Vec<Kind>,
-    /// Lines offered to the selection: the planner's work.
+    /// Lines offered to the keep-set: the planner's work.
     #[cfg_attr(not(test), allow(dead_code))]
     attempts: usize,
 }
 
-/// Chooses the lines of `doc` to keep within `budgets.keep()`, or `None`
+/// Chooses the lines of `index` to keep within `budgets.keep()`, or `None`
 /// when not even one marker per text fits.
-fn select(doc: &Doc<'_>, budgets: &Budgets, options: &LineOptions, spans: &[Range<usize>]) -> Option<Plan> {
-    let budget = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
-    let mut sel = Selection::new(doc, budget, (budgets.head(), budgets.tail()))?;
-    let n = doc.line_count();
-    // Wider than the text means the whole text; clamping keeps loops short.
-    let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
-    let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
-    let share = |s: f64| (budget as f64 * s) as usize;
-    let signals = scan(doc);
-    let kinds: Vec<Kind> = (0..doc.texts.len()).map(|t| detect_kind(doc, t, &signals)).collect();
-    if kinds.iter().all(|&k| k != Kind::Log) {
-        return Some(select_outline(doc, sel, budgets, &options, spans, signals, kinds, cap));
-    }
-    // Output with no verdict in it (a listing, a search, a diff) is kept as
-    // head/tail would keep it: its ends in the configured ratio.
-    let verdicts = signals.iter().any(|s| s.failure == Failure::Strong || s.summary);
-    let (head_w, tail_w) = (budgets.head().max(1), budgets.tail().max(1));
-    let end_share = if verdicts { END_SHARE } else { tail_w as f64 / (head_w + tail_w) as f64 };
-    let ends_ratio = if verdicts { (1, 2) } else { (head_w.div_ceil(tail_w).min(8) as usize, 1) };
-
-    // 1. The first line, the last lines, and the verdict region up to the
-    // end's share: the lines up to the last verdict (a failure or summary
-    // line), which trailing chatter (a CI runner's cleanup) may follow.
-    sel.reason = Reason::Start;
-    sel.add(0, cap.max(share(0.125)));
-    sel.reason = Reason::End;
-    let end_start = sel.cost();
-    for k in (0..n).rev().take(options.edge) {
-        sel.add(k, cap);
-    }
-    let last_verdict = (0..n).rev().find(|&k| signals[k].job_verdict).or_else(|| {
-        (0..n).rev().take(VERDICT_REACH).find(|&k| signals[k].failure == Failure::Strong || signals[k].summary)
-    });
-    let region_end = last_verdict.map_or(n, |v| v + 1);
-    let end_target = end_start + share(end_share);
-    for k in (0..region_end).rev() {
-        if sel.cost() >= end_target || (!sel.add(k, cap) && !sel.is_kept(k)) {
-            break;
-        }
-    }
-
-    // 2. Failure detail, holding back the start's share.
-    sel.set_limit(budget.saturating_sub(share(START_SHARE)));
-    sel.reason = Reason::Span;
-    let touched = touched_global(doc, spans);
-    for &k in &touched {
-        sel.add(k, cap);
-    }
-    // Summaries that count failures first: few, short, the verdict in numbers.
-    sel.reason = Reason::Summary;
-    let failure_limit = budget.saturating_sub(share(START_SHARE));
-    sel.set_limit((sel.cost() + share(SUMMARY_SHARE)).min(failure_limit));
-    let mut seen = HashSet::new();
-    for k in (0..n).rev() {
-        if signals[k].failing_summary && signals[k].failure == Failure::None && seen.insert(signals[k].template) {
-            sel.add(k, cap);
-        }
-    }
-    sel.set_limit(failure_limit);
-    let ranked = rank_failures(doc, &signals);
-    // Each distinct failure with its nearest causes and its trace's key frames...
-    for &k in &ranked.distinct {
-        sel.reason = Reason::Failure;
-        if sel.add(k, cap) || sel.is_kept(k) {
-            sel.reason = Reason::Cause;
-            for c in nearest_causes(doc, &signals, k) {
-                sel.add(c, cap);
-            }
-            sel.reason = Reason::Frame;
-            if let Some(trace) = attached_trace(&signals, k) {
-                for f in frames_by_meaning(&signals, trace).into_iter().take(KEY_FRAME_LINES) {
-                    sel.add(f, cap);
-                }
-            }
-        }
-    }
-    // Other summaries, the closing ones first.
-    sel.reason = Reason::Summary;
-    for k in (0..n).rev() {
-        if signals[k].summary && signals[k].failure == Failure::None && seen.insert(signals[k].template) {
-            sel.add(k, cap);
-        }
-    }
-    // ...then the rest of what explains the failures.
-    let kept_failures: Vec<usize> = ranked.distinct.iter().copied().filter(|&k| sel.is_kept(k)).collect();
-    for k in kept_failures {
-        sel.reason = Reason::Cause;
-        for c in causes(&signals, k) {
-            sel.add(c, cap);
-        }
-        sel.reason = Reason::Frame;
-        if let Some(trace) = attached_trace(&signals, k) {
-            for f in frames_by_meaning(&signals, trace) {
-                sel.add(f, cap);
-            }
-        }
-    }
-    // Weak failure words right next to a kept failure line read as part of it.
-    sel.reason = Reason::Weak;
-    for k in 0..n {
-        let near_failure = |j: usize| j < n && signals[j].failure == Failure::Strong && sel.is_kept(j);
-        if signals[k].failure == Failure::Weak && (near_failure(k + 1) || k.checked_sub(1).is_some_and(near_failure)) {
-            sel.add(k, cap);
-        }
-    }
-    sel.reason = Reason::Repeat;
-    for &k in &ranked.repeats {
-        sel.add(k, cap);
-    }
-    sel.reason = Reason::Frame;
-    for trace in traces(&signals) {
-        for f in frames_by_meaning(&signals, trace) {
-            sel.add(f, cap);
-        }
-    }
-    sel.reason = Reason::Weak;
-    let weak_limit = sel.cost() + share(WEAK_SHARE);
-    sel.set_limit(weak_limit.min(budget.saturating_sub(share(START_SHARE))));
-    for k in spread(&(0..n).filter(|&k| signals[k].failure == Failure::Weak).collect::<Vec<_>>()) {
-        sel.add(k, cap);
-    }
-    sel.set_limit(budget);
-
-    // 3. The start, up to its share.
-    sel.reason = Reason::Start;
-    let start_target = sel.cost() + share(START_SHARE);
-    for k in 1..n {
-        if sel.cost() >= start_target || sel.full() {
-            break;
-        }
-        sel.add(k, cap);
-    }
-
-    // 4. Context around failures, nearer first; then more of both ends.
-    sel.reason = Reason::Context;
-    let anchors: Vec<usize> = (0..n)
-        .filter(|&k| {
-            sel.is_kept(k) && (signals[k].failure > Failure::None || signals[k].summary || touched.contains(&k))
-        })
-        .collect();
-    // Each anchor grows on each side until a line there is refused or its
-    // text ends, so the work is bounded by what fits, not by contextLines.
-    let mut open: Vec<(usize, bool, bool)> = anchors.iter().map(|&k| (k, true, true)).collect();
-    for d in 1..=WIDE_CONTEXT.max(options.context) {
-        if sel.full() || open.is_empty() {
-            break;
-        }
-        for (k, up, down) in &mut open {
-            let text = doc.bounds[doc.text_of(*k)].clone();
-            *up = *up && *k >= text.start + d && (sel.is_kept(*k - d) || sel.add(*k - d, cap));
-            *down = *down && *k + d < text.end && (sel.is_kept(*k + d) || sel.add(*k + d, cap));
-        }
-        open.retain(|&(_, up, down)| up || down);
-        if d == options.context {
-            // The configured context first; wider only after the ends below have grown.
-            sel.reason = Reason::Fill;
-            grow_ends(&mut sel, n, cap, ends_ratio);
-            sel.reason = Reason::Context;
-        }
-    }
-    sel.reason = Reason::Fill;
-    grow_ends(&mut sel, n, cap, ends_ratio);
-    Some(Plan { fates: sel.fates, why: sel.why, signals, kinds, attempts: sel.attempts })
-}
-
-/// The plan of texts that all have an outline (see [`outline`]): the first
-/// and last lines, the caller's spans, then each tier of every text in
-/// turn, each spread over its text, then both ends in the head:tail ratio.
-#[allow(clippy::too_many_arguments)]
-fn select_outline(
-    doc: &Doc<'_>,
-    mut sel: Selection<'_, '_>,
+fn select(
+    index: &LineIndex<'_>,
     budgets: &Budgets,
     options: &LineOptions,
     spans: &[Range<usize>],
-    signals: Vec<LineSignal>,
-    kinds: Vec<Kind>,
-    cap: usize,
-) -> Plan {
-    let n = doc.line_count();
-    sel.reason = Reason::Start;
-    sel.add(0, cap);
-    sel.reason = Reason::End;
-    for k in (0..n).rev().take(options.edge) {
-        sel.add(k, cap);
+    explain: bool,
+) -> Option<Plan> {
+    let budget = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
+    let head_tail = (budgets.head(), budgets.tail());
+    let mut keep = KeepSet::new(index, budget, head_tail, explain)?;
+    let n = index.line_count();
+    // Wider than the text means the whole text; clamping keeps loops short.
+    let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
+    let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
+    let texts = index.texts.len();
+    let shapes: Vec<Shape> = (0..texts).map(|t| kind::shape(index.lines_of(t))).collect();
+    // Signals are read only where the plan or the kind needs them: for a
+    // log, and to tell code from a log that quotes it.
+    let needs_signals =
+        explain || shapes.iter().any(|s| matches!(s, Shape::Is(Kind::Log) | Shape::CodeUnlessItReports));
+    let mut signals = Signals::default();
+    if needs_signals {
+        for t in 0..texts {
+            signals.scan(index.lines_of(t), index.bounds[t].start);
+        }
     }
-    sel.reason = Reason::Span;
-    for k in touched_global(doc, spans) {
-        sel.add(k, cap);
-    }
-    let tiers: Vec<Vec<Vec<usize>>> = (0..doc.texts.len())
-        .map(|t| {
-            let start = doc.bounds[t].start;
-            outline::tiers(kinds[t], doc.texts[t].1, &doc.ranges(t))
-                .into_iter()
-                .map(|tier| tier.into_iter().map(|k| start + k).collect())
-                .collect()
+    let kinds: Vec<Kind> = (0..texts)
+        .map(|t| match shapes[t] {
+            Shape::Is(k) => k,
+            Shape::CodeUnlessItReports => {
+                if kind::reports(&signals, index.bounds[t].clone()) { Kind::Log } else { Kind::Code }
+            }
         })
         .collect();
-    sel.reason = Reason::Outline;
-    for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
-        for text in &tiers {
-            // The first few in order (the top of a file, the newest commit), then spread.
-            let tier = text.get(level).map_or(&[][..], Vec::as_slice);
-            let first = tier.len().min(OUTLINE_HEAD);
-            for &k in tier[..first].iter().chain(spread(&tier[first..]).iter()) {
-                if sel.full() {
-                    break;
-                }
-                sel.add(k, cap);
-            }
+    let touched = touched_lines(index, spans);
+    if kinds.iter().all(|&k| k != Kind::Log) {
+        outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, cap, head_tail);
+    } else {
+        let traces = Traces::new(&signals);
+        let mut plan = log_plan::LogPlan {
+            index,
+            signals: &signals,
+            traces: &traces,
+            keep,
+            options,
+            touched: &touched,
+            budget,
+            cap,
+            head_tail,
+        };
+        plan.plan();
+        keep = plan.keep;
+    }
+    let attempts = keep.attempts;
+    let (kept, reasons) = keep.finish();
+    Some(Plan { kept, reasons, signals, kinds, attempts })
+}
+
+/// Global indices (ascending) of the lines touched by `spans` over the
+/// joined texts: the spans sorted and merged, then each located by binary
+/// search, so the work is the spans and the lines they touch.
+fn touched_lines(index: &LineIndex<'_>, spans: &[Range<usize>]) -> Vec<usize> {
+    let mut sorted: Vec<Range<usize>> = spans.iter().filter(|s| s.start < s.end).cloned().collect();
+    if sorted.is_empty() {
+        return Vec::new();
+    }
+    sorted.sort_unstable_by_key(|s| s.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
+    for s in sorted {
+        match merged.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => merged.push(s),
         }
     }
-    sel.reason = Reason::Fill;
-    let (head_w, tail_w) = (budgets.head().max(1), budgets.tail().max(1));
-    grow_ends(&mut sel, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
-    Plan { fates: sel.fates, why: sel.why, signals, kinds, attempts: sel.attempts }
-}
-
-/// Adds lines from both ends inward, `front` from the start for each `back`
-/// from the end, until one from each side has been refused.
-fn grow_ends(sel: &mut Selection<'_, '_>, n: usize, cap: usize, (front, back): (usize, usize)) {
-    // Cursors, not lists: each side walks past kept lines as it meets them.
-    let (mut next_front, mut next_back) = (0, n);
-    let (mut back_open, mut front_open) = (true, true);
-    while (back_open || front_open) && !sel.full() {
-        for _ in 0..back {
-            if back_open {
-                while next_back > 0 && sel.is_kept(next_back - 1) {
-                    next_back -= 1;
-                }
-                back_open = next_back > 0 && sel.add(next_back - 1, cap);
-            }
-        }
-        for _ in 0..front {
-            if front_open {
-                while next_front < n && sel.is_kept(next_front) {
-                    next_front += 1;
-                }
-                front_open = next_front < n && sel.add(next_front, cap);
-            }
-        }
-    }
-}
-
-/// Every line's signal, text by text.
-fn scan(doc: &Doc<'_>) -> Vec<LineSignal> {
-    let mut out = Vec::with_capacity(doc.line_count());
-    for (t, (_, text)) in doc.texts.iter().enumerate() {
-        out.extend(signals::scan(text, &doc.ranges(t)));
-    }
-    out
-}
-
-/// The cause lines of failure line `k` kept right after it: those stating
-/// the values it compared (`Expected:`, `Received:`), else the first
-/// [`NEAREST_CAUSES`] that are not blank.
-fn nearest_causes(doc: &Doc<'_>, signals: &[LineSignal], k: usize) -> Vec<usize> {
-    let all = causes(signals, k);
-    let values: Vec<usize> = all.iter().copied().filter(|&c| signals[c].states_value).take(VALUE_LINES).collect();
-    if !values.is_empty() {
-        return values;
-    }
-    all.into_iter().filter(|&c| !signals::is_blank(doc.line(c))).take(NEAREST_CAUSES).collect()
-}
-
-/// The cause lines of failure line `k`: the block under it (with the blank
-/// lines inside it), then the lines just above it.
-fn causes(signals: &[LineSignal], k: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut pending = Vec::new();
-    let below = signals.iter().enumerate().take(k + 2 + 2 * CAUSE_LINES).skip(k + 1);
-    for (j, s) in below {
-        if s.cause {
-            out.append(&mut pending);
-            out.push(j);
-        } else if s.failure == Failure::None && !s.summary && s.frame == Frame::None && pending.len() < 2 {
-            // Perhaps a blank line inside the block: kept only if more of it follows.
-            pending.push(j);
-        } else {
-            break;
-        }
-    }
-    // The line just above (a title, a command) right after the first line below.
-    let above: Vec<usize> = (0..k).rev().take_while(|&j| signals[j].cause).collect();
-    let split = out.len().min(1);
-    let mut ordered: Vec<usize> = out[..split].to_vec();
-    ordered.extend(above.first());
-    ordered.extend(&out[split..]);
-    ordered.extend(above.iter().skip(1));
-    ordered
-}
-
-/// The stack trace of failure line `k`: the one under it and its cause
-/// lines, else the compiler context right above it.
-fn attached_trace(signals: &[LineSignal], k: usize) -> Option<Range<usize>> {
-    below_trace(signals, k).or_else(|| {
-        // A compiler's context, printed above its diagnostic.
-        let end = k;
-        let start = (0..end).rev().take_while(|&j| signals[j].frame != Frame::None).last()?;
-        Some(start..end)
-    })
-}
-
-/// The trace under failure line `k`, past its cause block.
-fn below_trace(signals: &[LineSignal], k: usize) -> Option<Range<usize>> {
-    let mut j = k + 1;
-    while j < signals.len() && j < k + 3 + 2 * CAUSE_LINES && signals[j].frame == Frame::None {
-        if signals[j].failure != Failure::None || signals[j].summary {
-            return None;
-        }
-        j += 1;
-    }
-    let start = j;
-    while j < signals.len() && signals[j].frame != Frame::None {
-        j += 1;
-    }
-    (j > start).then_some(start..j)
-}
-
-/// Every stack trace: the maximal runs of frame lines.
-fn traces(signals: &[LineSignal]) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < signals.len() {
-        if signals[k].frame == Frame::None {
-            k += 1;
-            continue;
-        }
-        let start = k;
-        while k < signals.len() && signals[k].frame != Frame::None {
-            k += 1;
-        }
-        out.push(start..k);
-    }
-    out
-}
-
-/// Global indices of the lines touched by `spans` over the joined texts.
-fn touched_global(doc: &Doc<'_>, spans: &[Range<usize>]) -> HashSet<usize> {
-    let mut touched = HashSet::new();
-    if spans.is_empty() {
-        return touched;
-    }
     let mut offset = 0;
-    for (t, (_, text)) in doc.texts.iter().enumerate() {
-        for (k, r) in doc.bounds[t].clone().zip(doc.ranges(t)) {
-            let line = offset + r.start..offset + r.end;
-            if spans.iter().any(|s| s.start < s.end && s.start < line.end && line.start < s.end) {
-                touched.insert(k);
+    let mut first_span = 0;
+    for (t, (_, text)) in index.texts.iter().enumerate() {
+        let end = offset + text.len();
+        let lines = index.lines_of(t);
+        let base = index.bounds[t].start;
+        // Spans ending before this text cannot touch a later one either.
+        while first_span < merged.len() && merged[first_span].end <= offset {
+            first_span += 1;
+        }
+        for s in merged[first_span..].iter().take_while(|s| s.start < end) {
+            let (a, b) = (s.start.max(offset) - offset, s.end.min(end) - offset);
+            if a >= b {
+                continue;
             }
+            let first = lines.starts.partition_point(|&st| st as usize <= a) - 1;
+            let last = lines.starts.partition_point(|&st| (st as usize) < b) - 1;
+            out.extend(base + first..=base + last);
         }
-        offset += text.len();
+        offset = end;
     }
-    touched
-}
-
-/// Strong failure lines in the order they are kept.
-struct Ranked {
-    /// The first line of each template, ranked.
-    distinct: Vec<usize>,
-    /// The other lines of those templates, spread over the output.
-    repeats: Vec<usize>,
-}
-
-/// Ranks the strong failure lines. The first line of each template is
-/// distinct (a flood of one message counts once, by its first instance);
-/// distinct lines are kept cluster by cluster (nearby lines of one text):
-/// the last cluster (where reports and verdicts are), the first (where a
-/// root cause often is), then inwards from both ends; within a cluster its
-/// first and last line, then inwards. The other lines of each
-/// template are repeats, spread over the output.
-fn rank_failures(doc: &Doc<'_>, signals: &[LineSignal]) -> Ranked {
-    let mut seen = HashSet::new();
-    let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
-    for k in (0..signals.len()).filter(|&k| signals[k].failure == Failure::Strong) {
-        if seen.insert(signals[k].template) { distinct.push(k) } else { repeats.push(k) }
-    }
-    let mut clusters: Vec<Vec<usize>> = Vec::new();
-    for &k in &distinct {
-        match clusters.last_mut() {
-            Some(c) if k - c[c.len() - 1] <= CLUSTER_GAP && doc.text_of(k) == doc.text_of(c[0]) => c.push(k),
-            _ => clusters.push(vec![k]),
-        }
-    }
-    let mut order = Vec::with_capacity(distinct.len());
-    for c in ends_inward(&clusters) {
-        order.extend(first_last_then_in(c));
-    }
-    Ranked { distinct: order, repeats: spread(&repeats) }
-}
-
-/// The items of `xs` from both ends inward: last, first, second to last,
-/// second, and so on.
-fn ends_inward<T>(xs: &[T]) -> Vec<&T> {
-    let mut out = Vec::with_capacity(xs.len());
-    let (mut i, mut j) = (0, xs.len());
-    while i < j {
-        j -= 1;
-        out.push(&xs[j]);
-        if i < j {
-            out.push(&xs[i]);
-            i += 1;
-        }
-    }
+    out.dedup();
     out
-}
-
-/// The items of `xs` from both ends inward: first, last, second, second
-/// to last, and so on.
-fn first_last_then_in(xs: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(xs.len());
-    let (mut i, mut j) = (0, xs.len());
-    while i < j {
-        out.push(xs[i]);
-        i += 1;
-        if i < j {
-            j -= 1;
-            out.push(xs[j]);
-        }
-    }
-    out
-}
-
-/// `xs` (ascending) reordered so any prefix is spread over the whole range:
-/// the first and last, then the middle, then the quarters, and so on.
-fn spread(xs: &[usize]) -> Vec<usize> {
-    if xs.len() <= 2 {
-        return xs.to_vec();
-    }
-    let mut out = vec![xs[0], xs[xs.len() - 1]];
-    let mut queue = std::collections::VecDeque::from([(0usize, xs.len() - 1)]);
-    while let Some((a, b)) = queue.pop_front() {
-        if b - a < 2 {
-            continue;
-        }
-        let m = (a + b) / 2;
-        out.push(xs[m]);
-        queue.push_back((a, m));
-        queue.push_back((m, b));
-    }
-    out
-}
-
-/// The frames of `trace` worth keeping, by meaning: the first frame in the
-/// project's own code and the last one, and the first and the last frame,
-/// each with its detail lines; the repeated middles are left to markers.
-fn frames_by_meaning(signals: &[LineSignal], trace: Range<usize>) -> Vec<usize> {
-    let heads: Vec<usize> = trace.clone().filter(|&j| signals[j].frame_head || j == trace.start).collect();
-    let units: Vec<Range<usize>> =
-        heads.iter().enumerate().map(|(i, &h)| h..heads.get(i + 1).copied().unwrap_or(trace.end)).collect();
-    let project: Vec<&Range<usize>> = units.iter().filter(|u| signals[u.start].frame == Frame::Project).collect();
-    let mut chosen: Vec<&Range<usize>> = Vec::new();
-    for unit in [project.first().copied(), units.first(), units.last(), project.last().copied()].into_iter().flatten() {
-        if !chosen.contains(&unit) {
-            chosen.push(unit);
-        }
-    }
-    chosen.into_iter().flat_map(|u| u.clone()).collect()
 }
 
 #[cfg(test)]
@@ -787,15 +418,15 @@ mod tests {
             .collect();
         let t = utf16(&text);
         let blocks = [Block::Text(&t)];
-        let doc = Doc::new(&blocks).unwrap();
+        let index = LineIndex::new(&blocks).unwrap();
         let wide = LineOptions { context: 1_000_000, edge: 2 };
         for budget in (4000..4200).step_by(7) {
-            let plan = select(&doc, &budgets(budget), &wide, &[]).unwrap();
+            let plan = select(&index, &budgets(budget), &wide, &[], false).unwrap();
             assert!(
-                plan.attempts < 4 * doc.line_count(),
+                plan.attempts < 4 * index.line_count(),
                 "{budget}: {} lines offered for {}",
                 plan.attempts,
-                doc.line_count()
+                index.line_count()
             );
         }
     }

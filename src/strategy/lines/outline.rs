@@ -1,225 +1,33 @@
-//! Outlines for output that is not a log: what kind a text is, and which of
-//! its lines make its map.
+//! Outlines of output that is not a log: which of its lines make its map.
 //!
-//! A coding agent reads source files, diffs, search results, JSON and
-//! directory listings as often as build logs. For these the failure rules
-//! keep the wrong lines, so each text is first given a [`Kind`], cheaply
-//! (a sample of its lines), and a text of a known kind is planned by
-//! *tiers*: lists of lines in the order they matter, each list spread over
-//! the text so that a budget too small for a whole tier still covers the
-//! whole text. What no tier names is left to the ends and to markers.
+//! A text of a known [`Kind`] is planned by *tiers*: lists of lines in the
+//! order they matter, each list spread over the text so that a budget too
+//! small for a whole tier still covers the whole text. What no tier names
+//! is left to the ends and to markers. Every line is read once, with a
+//! bounded amount of work (one pass of one automaton for code; a few
+//! prefix tests for the other kinds; a byte scan for JSON), and the tiers
+//! hold four bytes per line they list.
 
-use std::ops::Range;
-use std::sync::OnceLock;
+use std::collections::HashMap;
 
-use regex::bytes::Regex;
+use regex_automata::hybrid::dfa::DFA;
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
-use crate::signals::rules::ascii_regex;
-use crate::signals::{Failure, LineSignal, view};
-
-/// What a text is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Kind {
-    /// A build, test or CI log, or anything not recognised: the failure rules plan it.
-    #[default]
-    Log,
-    /// Source code.
-    Code,
-    /// A unified diff (`diff`, `git diff`, `git show`, `git log -p`).
-    Diff,
-    /// Search results: `path:line:` (or `path-line-` context) prefixes.
-    Search,
-    /// JSON, pretty-printed (minified JSON is one line, cut by head and tail).
-    Json,
-    /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`).
-    Listing,
-}
-
-impl Kind {
-    /// The kind's name as `--explain` and plans show it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Log => "log",
-            Kind::Code => "code",
-            Kind::Diff => "diff",
-            Kind::Search => "search",
-            Kind::Json => "json",
-            Kind::Listing => "listing",
-        }
-    }
-}
-
-/// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
-const SAMPLE: usize = 256;
-
-struct Patterns {
-    definition: Regex,
-    signature: Regex,
-    import: Regex,
-    comment: Regex,
-    log_evidence: Regex,
-    search_hit: Regex,
-    search_context: Regex,
-    diagnostic: Regex,
-    listing: Regex,
-}
-
-fn patterns() -> &'static Patterns {
-    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    PATTERNS.get_or_init(|| Patterns {
-        // A definition opened by a keyword, in most languages.
-        definition: ascii_regex(
-            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|macro_rules!|mod|let|var|const)\b",
-        ),
-        // A C-family or Java signature: a return type, a name, a parameter
-        // list, not a call or a statement.
-        signature: ascii_regex(
-            r"^[ \t]{0,4}(?:[A-Za-z_][\w:<>\[\]*&,]*[ \t*&]+)+\**[A-Za-z_]\w*\s*\([^;{]*[,){;]?\s*(?:const\s*)?(?:\{|;|,|\)\s*)?$|^#\s*define\s+\w",
-        ),
-        import: ascii_regex(r"^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|use\s+[\w:{]|using\s+\w|package\s+\w|require\s*\(|extern\s+crate\b)"),
-        comment: ascii_regex(r#"^\s*(?://|#(?:\s|$)|/\*|\*|"""|''')"#),
-        log_evidence: ascii_regex(
-            r"^\s*\d*\s*\|\s|\s-->\s|^\d{4}-\d\d-\d\d[T ]\d\d:|^\[?\d\d:\d\d:\d\d|\b(?:PASSED|FAILED|PASS|FAIL)\b|\b(?:INFO|WARN|WARNING|ERROR|DEBUG)\b|^\s*(?:at\s+\S|File\s+\x22)|\.\.\.\s*ok$",
-        ),
-        search_hit: ascii_regex(r"^[^\s:]{1,400}:\d+:"),
-        search_context: ascii_regex(r"^[^\s:]{1,400}-\d+-|^--$"),
-        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
-        listing: ascii_regex(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
-    })
-}
-
-/// The kind of `text` (lines `lines`), from a sample of its lines and from
-/// `signals`, its lines' failure signals: a text with failure or summary
-/// lines in it is a log that quotes code, not code, and a text whose
-/// `path:line:` lines are diagnostics (`error:`, `F821`) is a linter's or
-/// compiler's log, not a search. Lines are given by count and by a
-/// function from index to range, so a caller need not list every line.
-pub fn detect(text: &[u16], count: usize, line: impl Fn(usize) -> Range<usize>, signals: &[LineSignal]) -> Kind {
-    let p = patterns();
-    // JSON: the text opens and closes a value, over more than a line.
-    let trimmed = |s: &[u16]| {
-        let start = s.iter().position(|&u| !is_space(u));
-        let end = s.iter().rposition(|&u| !is_space(u));
-        start.zip(end).map(|(a, b)| (s[a], s[b]))
-    };
-    if count > 2
-        && let Some((open, close)) = trimmed(text)
-        && matches!((open, close), (0x7B, 0x7D) | (0x5B, 0x5D))
-    {
-        return Kind::Json;
-    }
-    let mut sample: Vec<usize> = (0..count.min(SAMPLE / 2)).collect();
-    if count > SAMPLE / 2 {
-        let rest = count - SAMPLE / 2;
-        sample.extend((0..SAMPLE / 2).map(|i| SAMPLE / 2 + i * rest / (SAMPLE / 2)));
-        sample.dedup();
-    }
-    let (mut seen, mut hunks, mut file_headers, mut diff_body) = (0, 0, 0, 0);
-    let (mut hits, mut contexts, mut listed, mut code_like, mut definitions, mut log_like) = (0, 0, 0, 0, 0, 0);
-    // `ls -R`: `dir:` headers over bare names.
-    let (mut dir_headers, mut bare_names) = (0, 0);
-    let mut diagnostics = 0;
-    let mut v = String::new();
-    for &k in &sample {
-        view(&text[line(k)], &mut v);
-        if v.trim().is_empty() {
-            continue;
-        }
-        seen += 1;
-        let b = v.as_bytes();
-        if v.starts_with("@@ -") {
-            hunks += 1;
-        } else if v.starts_with("diff ")
-            || v.starts_with("+++ ")
-            || v.starts_with("--- ")
-            || v.starts_with("index ")
-            || is_commit(&v)
-        {
-            file_headers += 1;
-        } else if matches!(b[0], b'+' | b'-' | b' ') {
-            diff_body += 1;
-        }
-        if p.search_hit.is_match(b) {
-            hits += 1;
-            diagnostics += usize::from(p.diagnostic.is_match(b));
-        } else if p.search_context.is_match(b) {
-            contexts += 1;
-        }
-        if p.listing.is_match(b) {
-            listed += 1;
-            dir_headers += usize::from(v.ends_with(':') && !v.contains(' '));
-        } else if !v.contains(char::is_whitespace) {
-            bare_names += 1;
-        }
-        if p.log_evidence.is_match(b) {
-            log_like += 1;
-        }
-        let def = p.definition.is_match(b) || p.signature.is_match(b);
-        definitions += usize::from(def);
-        let t = v.trim_end();
-        if def
-            || p.import.is_match(b)
-            || p.comment.is_match(b)
-            || t.ends_with(['{', '}', ';', ')', ',', ':', '(', '[', ']'])
-            || v.starts_with([' ', '\t'])
-        {
-            code_like += 1;
-        }
-    }
-    if seen == 0 {
-        return Kind::Log;
-    }
-    let share = |n: usize| n as f64 / seen as f64;
-    if hunks > 0 && file_headers > 0 && share(hunks + file_headers + diff_body) >= 0.6 {
-        Kind::Diff
-    } else if hits > 0 && share(hits + contexts) >= 0.6 && diagnostics * 10 < hits * 3 {
-        Kind::Search
-    } else if share(listed) >= 0.7 || (dir_headers >= 2 && share(listed + bare_names) >= 0.8) {
-        Kind::Listing
-    } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 && !reports(signals) {
-        Kind::Code
-    } else {
-        Kind::Log
-    }
-}
-
-/// Whether `signals` hold what a log holds and code does not: failure lines
-/// (one in 300 or more) or summaries (two or more).
-fn reports(signals: &[LineSignal]) -> bool {
-    let failures = signals.iter().filter(|s| s.failure == Failure::Strong).count();
-    let summaries = signals.iter().filter(|s| s.summary).count();
-    failures * 300 >= signals.len().max(1) || summaries >= 2
-}
-
-fn is_space(u: u16) -> bool {
-    matches!(u, 0x20 | 0x09 | 0x0A | 0x0D)
-}
-
-fn is_commit(v: &str) -> bool {
-    v.strip_prefix("commit ").is_some_and(|h| h.len() >= 40 && h.as_bytes()[..40].iter().all(u8::is_ascii_hexdigit))
-}
+use super::kind::{Kind, is_commit, patterns};
+use crate::signals::view;
+use crate::text::TextLines;
 
 /// The tiers of a text of kind `kind` (line indices local to the text), in
 /// the order they are kept; empty for [`Kind::Log`].
-pub fn tiers(kind: Kind, text: &[u16], lines: &[Range<usize>]) -> Vec<Vec<usize>> {
-    // Every line's view in one buffer: one allocation, not one a line.
-    let mut all = String::with_capacity(text.len());
-    let mut spans = Vec::with_capacity(lines.len());
-    let mut v = String::new();
-    for r in lines {
-        view(&text[r.clone()], &mut v);
-        let start = all.len();
-        all.push_str(&v);
-        spans.push(start..all.len());
-    }
-    let views: Vec<&str> = spans.into_iter().map(|r| &all[r]).collect();
+pub fn tiers(kind: Kind, lines: TextLines<'_>) -> Vec<Vec<u32>> {
     match kind {
         Kind::Log => Vec::new(),
-        Kind::Code => code(&views),
-        Kind::Diff => diff(&views),
-        Kind::Search => search(&views),
-        Kind::Json => json(&views),
-        Kind::Listing => listing(&views),
+        Kind::Code => code(lines),
+        Kind::Diff => diff(lines),
+        Kind::Search => search(lines),
+        Kind::Json => json(lines),
+        Kind::Listing => listing(lines),
     }
 }
 
@@ -227,25 +35,67 @@ fn indent(v: &str) -> usize {
     v.len() - v.trim_start().len()
 }
 
+/// Lines of comments and decorators above a definition read as its doc at most.
+const DOC_REACH: usize = 40;
+
+/// Pattern ids of the code automaton.
+const DEFINITION: PatternID = PatternID::new_unchecked(0);
+const SIGNATURE: PatternID = PatternID::new_unchecked(1);
+const IMPORT: PatternID = PatternID::new_unchecked(2);
+const COMMENT: PatternID = PatternID::new_unchecked(3);
+
 /// Source: top-level definitions, nested definitions (methods), the first
 /// line of the top-level ones' doc comments, imports, then signature
 /// continuations.
-fn code(views: &[&str]) -> Vec<Vec<usize>> {
+fn code(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let p = patterns();
-    let is_def = |v: &str| {
-        let b = v.as_bytes();
-        (p.definition.is_match(b) || p.signature.is_match(b)) && !p.comment.is_match(b) && !is_control(v)
-    };
-    let defs: Vec<usize> = (0..views.len()).filter(|&k| is_def(views[k])).collect();
-    let top: Vec<usize> = defs.iter().copied().filter(|&k| indent(views[k]) == 0).collect();
-    let nested: Vec<usize> = defs.iter().copied().filter(|&k| indent(views[k]) > 0).collect();
-    let docs: Vec<usize> = top.iter().filter_map(|&k| doc_start(views, k)).collect();
-    let imports: Vec<usize> = (0..views.len()).filter(|&k| p.import.is_match(views[k].as_bytes())).collect();
-    let continued: Vec<usize> = defs
-        .iter()
-        .filter(|&&k| views[k].trim_end().ends_with(['(', ',']) && k + 1 < views.len())
-        .map(|&k| k + 1)
-        .collect();
+    // The four line patterns in one anchored automaton: one pass a line.
+    let dfa = DFA::builder()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(DFA::config().match_kind(MatchKind::All).cache_capacity(2 << 20))
+        .build_many(&[p.definition.as_str(), p.signature.as_str(), p.import.as_str(), p.comment.as_str()])
+        .expect("static patterns");
+    let mut cache = dfa.create_cache();
+    let mut set = PatternSet::new(4);
+    let n = lines.len();
+    let (mut top, mut nested, mut docs, mut imports, mut continued) = (vec![], vec![], vec![], vec![], vec![]);
+    // Comment and decorator lines right above the current one.
+    let mut doc_run = 0;
+    let mut v = String::new();
+    for k in 0..n {
+        view(lines.line(k), &mut v);
+        set.clear();
+        let input = Input::new(v.as_bytes()).anchored(Anchored::Yes);
+        if dfa.try_which_overlapping_matches(&mut cache, &input, &mut set).is_err() {
+            for (id, re) in [p.definition.clone(), p.signature.clone(), p.import.clone(), p.comment.clone()].iter().enumerate() {
+                if re.is_match(v.as_bytes()) {
+                    set.insert(PatternID::must(id));
+                }
+            }
+        }
+        let comment = set.contains(COMMENT);
+        let is_def = (set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(&v);
+        if is_def {
+            if indent(&v) == 0 {
+                top.push(k as u32);
+                if doc_run > 0 {
+                    docs.push((k - doc_run) as u32);
+                }
+            } else {
+                nested.push(k as u32);
+            }
+            if v.trim_end().ends_with(['(', ',']) && k + 1 < n {
+                continued.push(k as u32 + 1);
+            }
+        }
+        if set.contains(IMPORT) {
+            imports.push(k as u32);
+        }
+        let t = v.trim_start();
+        let doc_like = comment || t.starts_with('@') || t.starts_with("#[");
+        doc_run = if doc_like { (doc_run + 1).min(DOC_REACH) } else { 0 };
+    }
+    // Signature continuations follow their definition, so they come in order.
     vec![top, nested, docs, imports, continued]
 }
 
@@ -260,34 +110,21 @@ fn is_control(v: &str) -> bool {
     .any(|k| t.starts_with(k))
 }
 
-/// The first line of the comment block (or decorators) right above line `k`.
-fn doc_start(views: &[&str], k: usize) -> Option<usize> {
-    let p = patterns();
-    let mut j = k;
-    while j > 0 && k - j < 40 {
-        let above = &views[j - 1];
-        let t = above.trim_start();
-        if p.comment.is_match(above.as_bytes()) || t.starts_with('@') || t.starts_with("#[") {
-            j -= 1;
-        } else {
-            break;
-        }
-    }
-    (j < k).then_some(j)
-}
-
 /// Diffs: commit headers and each file's first header line (`diff …`, or
 /// `+++` where no `diff` line names the file), hunk headers, the other
 /// file header lines, the first changed line of each hunk, the other
 /// changed lines, then context.
-fn diff(views: &[&str]) -> Vec<Vec<usize>> {
+fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut files, mut hunks, mut other_headers, mut first_changes, mut changes, mut context) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
     let mut in_message = false;
     let mut awaiting_change = false;
     let mut file_named = false;
-    for (k, v) in views.iter().enumerate() {
-        if is_commit(v) {
+    let mut v = String::new();
+    for k in 0..lines.len() {
+        view(lines.line(k), &mut v);
+        let k = k as u32;
+        if is_commit(&v) {
             files.push(k);
             in_message = true;
         } else if in_message && (v.starts_with("Author:") || v.starts_with("Date:") || v.starts_with("Merge:")) {
@@ -321,19 +158,28 @@ fn diff(views: &[&str]) -> Vec<Vec<usize>> {
     vec![files, hunks, other_headers, first_changes, changes, context]
 }
 
+/// The path of a search hit, `path:line:` at the start of a view (the path
+/// 1 to 400 bytes without white space or `:`).
+fn hit_path(v: &[u8]) -> Option<&[u8]> {
+    let path = v.iter().take(401).take_while(|&&b| !matches!(b, b':' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')).count();
+    if path == 0 || path > 400 || v.get(path) != Some(&b':') {
+        return None;
+    }
+    let digits = v[path + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    (digits > 0 && v.get(path + 1 + digits) == Some(&b':')).then(|| &v[..path])
+}
+
 /// Search results: the first hit of every file, then the others file by
 /// file in turn, then the context lines.
-fn search(views: &[&str]) -> Vec<Vec<usize>> {
-    let p = patterns();
+fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut by_file = Groups::default();
     let mut context = Vec::new();
-    for (k, v) in views.iter().enumerate() {
-        let b = v.as_bytes();
-        if let Some(m) = p.search_hit.find(b) {
-            let path = &v[..m.as_bytes().iter().rposition(|&c| c == b':').unwrap_or(0)];
-            by_file.add(&path[..path.rfind(':').unwrap_or(path.len())], k);
-        } else {
-            context.push(k);
+    let mut v = String::new();
+    for k in 0..lines.len() {
+        view(lines.line(k), &mut v);
+        match hit_path(v.as_bytes()) {
+            Some(path) => by_file.add(path, k as u32),
+            None => context.push(k as u32),
         }
     }
     let files = by_file.lists;
@@ -344,12 +190,12 @@ fn search(views: &[&str]) -> Vec<Vec<usize>> {
 /// keys first appear; hashed, so many groups cost no more than few.
 #[derive(Default)]
 struct Groups {
-    index: std::collections::HashMap<String, usize>,
-    lists: Vec<Vec<usize>>,
+    index: HashMap<Vec<u8>, usize>,
+    lists: Vec<Vec<u32>>,
 }
 
 impl Groups {
-    fn add(&mut self, key: &str, line: usize) {
+    fn add(&mut self, key: &[u8], line: u32) {
         match self.index.get(key) {
             Some(&i) => self.lists[i].push(line),
             None => {
@@ -362,31 +208,46 @@ impl Groups {
 
 /// The lines of `lists` from position `from` on, group by group in turn:
 /// every group's `from`-th line, then every group's next, and so on.
-fn round_robin(lists: &[Vec<usize>], from: usize) -> Vec<usize> {
-    let mut items: Vec<(usize, usize, usize)> = lists
-        .iter()
-        .enumerate()
-        .flat_map(|(g, list)| list.iter().enumerate().skip(from).map(move |(round, &k)| (round, g, k)))
-        .collect();
-    items.sort_unstable();
-    items.into_iter().map(|(_, _, k)| k).collect()
+fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
+    let rounds = lists.iter().map(Vec::len).max().unwrap_or(0);
+    // Groups still holding a line at each round, found by walking the
+    // groups longest first: each group is visited once per line it holds.
+    let mut order: Vec<usize> = (0..lists.len()).collect();
+    order.sort_by_key(|&g| std::cmp::Reverse(lists[g].len()));
+    let mut out = Vec::with_capacity(lists.iter().map(|l| l.len().saturating_sub(from)).sum());
+    let mut live = order.len();
+    let mut round_groups: Vec<usize> = Vec::new();
+    for round in from..rounds {
+        while live > 0 && lists[order[live - 1]].len() <= round {
+            live -= 1;
+        }
+        round_groups.clear();
+        round_groups.extend_from_slice(&order[..live]);
+        round_groups.sort_unstable();
+        out.extend(round_groups.iter().map(|&g| lists[g][round]));
+    }
+    out
 }
 
 /// Pretty JSON: the top-level keys, the second level's, both outside later
 /// array elements, then the first element of every array, then the rest
-/// shallowest first.
-fn json(views: &[&str]) -> Vec<Vec<usize>> {
-    // Per line: the depth at its start and whether it lies in an array
-    // element after the first (at any level).
-    let mut stack: Vec<(bool, usize)> = Vec::new(); // (is array, element index)
-    let mut top = Vec::new();
-    let mut shallow = Vec::new();
-    let mut first_elements = Vec::new();
-    let mut deeper: Vec<(usize, usize)> = Vec::new();
-    for (k, v) in views.iter().enumerate() {
+/// shallowest first. One scan of each line's bytes; the nesting is a byte a
+/// level, and whether any open array is past its first element is a count.
+fn json(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+    const ARRAY: u8 = 1;
+    const PAST_FIRST: u8 = 2;
+    let mut stack: Vec<u8> = Vec::new();
+    // Open arrays past their first element.
+    let mut later_arrays = 0usize;
+    let (mut top, mut shallow, mut first_elements) = (Vec::new(), Vec::new(), Vec::new());
+    let mut deeper: Vec<(u32, u32)> = Vec::new();
+    for k in 0..lines.len() {
+        let line = lines.line(k);
         let depth = stack.len();
-        let later = stack.iter().any(|&(array, index)| array && index > 0);
-        let key = v.trim_start().starts_with('"') || v.trim_start().starts_with(['{', '[', '}', ']']);
+        let later = later_arrays > 0;
+        let first = line.iter().find(|&&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x0B | 0x0C));
+        let key = matches!(first, Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
+        let k = k as u32;
         if !later && depth <= 1 && key {
             top.push(k);
         } else if !later && depth <= 2 && key {
@@ -394,141 +255,144 @@ fn json(views: &[&str]) -> Vec<Vec<usize>> {
         } else if !later {
             first_elements.push(k);
         } else {
-            deeper.push((depth, k));
+            deeper.push((depth as u32, k));
         }
         let mut in_string = false;
         let mut escaped = false;
-        for c in v.bytes() {
+        for &u in line {
             if in_string {
-                match c {
+                match u {
                     _ if escaped => escaped = false,
-                    b'\\' => escaped = true,
-                    b'"' => in_string = false,
+                    0x5C => escaped = true,
+                    0x22 => in_string = false,
                     _ => {}
                 }
                 continue;
             }
-            match c {
-                b'"' => in_string = true,
-                b'{' => stack.push((false, 0)),
-                b'[' => stack.push((true, 0)),
-                b'}' | b']' => {
-                    stack.pop();
+            match u {
+                0x22 => in_string = true,
+                0x7B => stack.push(0),
+                0x5B => stack.push(ARRAY),
+                0x7D | 0x5D => {
+                    if stack.pop() == Some(ARRAY | PAST_FIRST) {
+                        later_arrays -= 1;
+                    }
                 }
-                b',' => {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 += 1;
+                0x2C => {
+                    if let Some(top) = stack.last_mut()
+                        && *top == ARRAY
+                    {
+                        *top |= PAST_FIRST;
+                        later_arrays += 1;
+                    } else if let Some(top) = stack.last_mut() {
+                        *top |= PAST_FIRST;
                     }
                 }
                 _ => {}
             }
         }
     }
-    deeper.sort_by_key(|&(depth, k)| (depth, k));
-    vec![top, shallow, first_elements, deeper.into_iter().map(|(_, k)| k).collect()]
+    // Shallowest first, in line order within a depth: a counting sort.
+    let max_depth = deeper.iter().map(|&(d, _)| d as usize).max().unwrap_or(0);
+    let mut starts = vec![0usize; max_depth + 2];
+    for &(d, _) in &deeper {
+        starts[d as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = vec![0u32; deeper.len()];
+    for &(d, k) in &deeper {
+        sorted[starts[d as usize]] = k;
+        starts[d as usize] += 1;
+    }
+    vec![top, shallow, first_elements, sorted]
 }
 
 /// Listings: the first directory's entries (the top of an `ls -R`), the
 /// directory headers and totals, the first entry of every other directory,
 /// then entries directory by directory in turn.
-fn listing(views: &[&str]) -> Vec<Vec<usize>> {
-    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new(); // (header line, entries)
+fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+    let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
     let mut headers = Vec::new();
     let mut by_dir = Groups::default();
-    for (k, v) in views.iter().enumerate() {
+    let mut v = String::new();
+    for k in 0..lines.len() {
+        view(lines.line(k), &mut v);
         let t = v.trim();
         if t.is_empty() {
             continue;
         }
+        let k = k as u32;
         if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
             headers.push(k);
-            groups.push((k, Vec::new()));
+            groups.push(Vec::new());
         } else if t.contains('/') && !t.contains(' ') {
             // `find` output: one path a line, grouped by directory.
-            by_dir.add(t.rsplit_once('/').map_or("", |(d, _)| d), k);
-        } else if let Some((_, entries)) = groups.last_mut() {
+            by_dir.add(t.rsplit_once('/').map_or("", |(d, _)| d).as_bytes(), k);
+        } else if let Some(entries) = groups.last_mut() {
             entries.push(k);
         } else {
-            groups.push((k, vec![k]));
+            groups.push(vec![k]);
         }
     }
-    let mut lists: Vec<Vec<usize>> = groups.into_iter().map(|(_, e)| e).collect();
+    let mut lists = groups;
     lists.extend(by_dir.lists);
     // The first directory listed (the top of an `ls -R`) is read first.
     let top = lists.first().cloned().unwrap_or_default();
     let others = lists.get(1..).unwrap_or_default();
-    let firsts: Vec<usize> = others.iter().filter_map(|e| e.first().copied()).collect();
+    let firsts: Vec<u32> = others.iter().filter_map(|e| e.first().copied()).collect();
     vec![top, headers, firsts, round_robin(others, 1)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{split_lines, utf16};
+    use crate::text::utf16;
 
-    fn kind(text: &str) -> Kind {
+    fn tiers_of(kind: Kind, text: &str) -> Vec<Vec<u32>> {
         let t = utf16(text);
-        let lines = split_lines(&t);
-        detect(&t, lines.len(), |k| lines[k].clone(), &crate::signals::scan(&t, &lines))
-    }
-
-    #[test]
-    fn kinds_are_told_apart() {
-        let rust = "use std::fmt;\n\n/// A point.\npub struct Point {\n    x: i32,\n}\n\nimpl Point {\n    pub fn new() -> Self {\n        Point { x: 0 }\n    }\n}\n";
-        assert_eq!(kind(rust), Kind::Code);
-        let diff = "diff --git a/x.rs b/x.rs\nindex 1..2 100644\n--- a/x.rs\n+++ b/x.rs\n@@ -1,3 +1,3 @@\n fn a() {}\n-fn b() {}\n+fn c() {}\n";
-        assert_eq!(kind(diff), Kind::Diff);
-        let search = "src/a.py:3:import re\nsrc/a.py:9:x = re.compile('a')\nsrc/b.py:1:import re\n";
-        assert_eq!(kind(search), Kind::Search);
-        assert_eq!(kind("{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n"), Kind::Json);
-        assert_eq!(
-            kind("total 8\ndrwxr-xr-x 2 root root 4096 Jan 1 00:00 .\n-rw-r--r-- 1 root root 10 Jan 1 00:00 a.txt\n"),
-            Kind::Listing
-        );
-        let log = "running 3 tests\ntest a ... ok\ntest b ... FAILED\nerror: test failed\n";
-        assert_eq!(kind(log), Kind::Log);
-        // A linter's diagnostics look like search hits, but are a log.
-        assert_eq!(
-            kind(
-                "src/a.py:3:1: F401 'os' imported but unused\nsrc/a.py:9:80: E501 line too long\nsrc/b.py:1:1: F821 undefined name 'x'\n"
-            ),
-            Kind::Log
-        );
-        // Times are not line numbers.
-        assert_eq!(
-            kind(
-                "2026-11-30 13:29:57,366 INFO etl: row 1\n2026-11-30 13:29:58,001 INFO etl: row 2\n2026-11-30 13:29:59,500 INFO etl: row 3\n"
-            ),
-            Kind::Log
-        );
-        // A compiler's output quotes code, but is a log.
-        let rustc = "error[E0502]: cannot borrow `x`\n  --> src/main.rs:4:5\n   |\n 4 |     let y = &mut x;\n   |             ------ mutable borrow\n 5 |     println!(\"{}\", x);\n   |                    ^ immutable borrow\n";
-        assert_eq!(kind(rustc), Kind::Log);
+        let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+        tiers(kind, TextLines { text: &t, starts: &starts })
     }
 
     #[test]
     fn tiers_put_the_map_first() {
-        let t = utf16(
+        let code = tiers_of(
+            Kind::Code,
             "import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\nclass K:\n    def m(self):\n        pass\n",
         );
-        let lines = split_lines(&t);
-        let code = tiers(Kind::Code, &t, &lines);
         assert_eq!(code[0], vec![3, 6]); // def add, class K
         assert_eq!(code[1], vec![7]); // def m
         assert_eq!(code[2], vec![2]); // the comment above def add
         assert_eq!(code[3], vec![0]); // import os
-        let t = utf16("a.py:1:x\na.py:2:y\nb.py:5:z\nc.py:7:w\n");
-        let hits = tiers(Kind::Search, &t, &split_lines(&t));
+        let hits = tiers_of(Kind::Search, "a.py:1:x\na.py:2:y\nb.py:5:z\nc.py:7:w\n");
         assert_eq!(hits[0], vec![0, 2, 3]);
         assert_eq!(hits[1], vec![1]);
-        let t = utf16(
+        let json = tiers_of(
+            Kind::Json,
             "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"list\": [\n    {\n      \"x\": 1\n    },\n    {\n      \"x\": 2\n    }\n  ]\n}\n",
         );
-        let json = tiers(Kind::Json, &t, &split_lines(&t));
         // Top-level keys first, then the second level.
         assert_eq!(json[0], vec![0, 1, 4, 12], "{json:?}");
         assert!(json[1].contains(&2), "{json:?}");
         // The second array element comes last.
         assert!(json[3].contains(&9), "{json:?}");
+    }
+
+    #[test]
+    fn round_robin_takes_each_group_in_turn() {
+        let lists = vec![vec![1, 2, 3], vec![10], vec![20, 21]];
+        assert_eq!(round_robin(&lists, 0), [1, 10, 20, 2, 21, 3]);
+        assert_eq!(round_robin(&lists, 1), [2, 21, 3]);
+    }
+
+    #[test]
+    fn hit_paths_are_what_the_pattern_takes() {
+        let p = patterns();
+        for v in ["src/a.rs:12:fn x()", "a:1:", "a b:1:", ":1:", "a:x:", "a:1", &format!("{}:1:", "p".repeat(400)), &format!("{}:1:", "p".repeat(401))] {
+            let want = p.search_hit.find(v.as_bytes()).map(|m| &v.as_bytes()[..v[..m.end() - 1].rfind(':').unwrap()]);
+            assert_eq!(hit_path(v.as_bytes()), want, "{v}");
+        }
     }
 }

@@ -11,8 +11,9 @@ use std::ops::Range;
 use crate::content::{Block, NewText, Piece, Pruned, Span};
 use crate::hash::content_hashes;
 use crate::markers::{Unit, format_marker, marker_len};
-use crate::strategy::lines::doc::Doc;
-use crate::text::{code_point_len, code_points_at_most, utf16};
+use crate::strategy::lines::index::LineIndex;
+use crate::strategy::lines::keep::Kept;
+use crate::text::{code_point_len, utf16};
 
 /// What becomes of one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,19 +44,19 @@ pub fn cut_cost(removed: usize) -> usize {
     removed.min(marker_len(removed as u64, Unit::Chars))
 }
 
-/// Renders every text block of `blocks` with its lines' `fates` (one per
-/// line of `doc`); rich blocks are carried over in place and text blocks
+/// Renders every text block of `blocks` with the fates `kept` gives the
+/// lines of `index`; rich blocks are carried over in place and text blocks
 /// left empty are dropped. The dropped texts of all blocks are hashed
-/// together, so a large result shares that work between two cores.
-pub fn render_blocks(blocks: &[Block<'_>], doc: &Doc<'_>, fates: &[Fate]) -> Pruned {
-    let plans: Vec<Vec<Segment>> =
-        (0..doc.texts.len()).map(|t| segments(doc.texts[t].1, &doc.ranges(t), &fates[doc.bounds[t].clone()])).collect();
+/// together, so a large result shares that work between two cores. The
+/// work is bounded by the kept lines, not by the lines dropped.
+pub fn render_blocks(blocks: &[Block<'_>], index: &LineIndex<'_>, kept: &Kept) -> Pruned {
+    let plans: Vec<Vec<Segment>> = (0..index.texts.len()).map(|t| segments(index, t, kept)).collect();
     let removed: Vec<&[u16]> = plans
         .iter()
         .enumerate()
         .flat_map(|(t, plan)| {
             plan.iter().filter_map(move |s| match s {
-                Segment::Marker { removed, .. } => Some(&doc.texts[t].1[removed.clone()]),
+                Segment::Marker { removed, .. } => Some(&index.texts[t].1[removed.clone()]),
                 Segment::Text(_) => None,
             })
         })
@@ -106,13 +107,18 @@ enum Segment {
     Marker { removed: Range<usize>, count: usize, unit: Unit, newline: bool },
 }
 
-/// The rendering of `fates` as segments, the keep-the-short-run rule applied.
-fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment> {
+/// The rendering of text `t` of `index` as segments, the keep-the-short-run
+/// rule applied: a line at a time where lines are kept, a jump over each
+/// dropped run.
+fn segments(index: &LineIndex<'_>, t: usize, kept: &Kept) -> Vec<Segment> {
+    let bounds = index.bounds[t].clone();
+    let lines = index.lines_of(t);
+    let text = lines.text;
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].clone();
-        match fates[i] {
+    let mut k = bounds.start;
+    while k < bounds.end {
+        let line = lines.range(k - bounds.start);
+        match kept.fate(k) {
             Fate::Keep => out.push(Segment::Text(line)),
             Fate::Cut { from, to } => {
                 let removed = line.start + from as usize..line.start + to as usize;
@@ -126,20 +132,20 @@ fn segments(text: &[u16], lines: &[Range<usize>], fates: &[Fate]) -> Vec<Segment
                 }
             }
             Fate::Drop => {
-                let end = (i..lines.len()).find(|&j| fates[j] != Fate::Drop).unwrap_or(lines.len());
-                let range = line.start..lines[end - 1].end;
+                let end = kept.next(k).filter(|&e| e < bounds.end).unwrap_or(bounds.end);
+                let range = line.start..lines.range(end - 1 - bounds.start).end;
                 let newline = text[range.end - 1] == u16::from(b'\n');
-                let n = end - i;
-                if code_points_at_most(std::iter::once(&text[range.clone()]), run_cost(n, usize::MAX, newline) as u64) {
+                let n = end - k;
+                if index.cps_of(k..end) <= run_cost(n, usize::MAX, newline) {
                     out.push(Segment::Text(range));
                 } else {
                     out.push(Segment::Marker { removed: range, count: n, unit: Unit::Lines, newline });
                 }
-                i = end;
+                k = end;
                 continue;
             }
         }
-        i += 1;
+        k += 1;
     }
     out
 }
@@ -155,8 +161,8 @@ mod tests {
     /// One text block rendered with `fates`: its output and the pruned result.
     fn render_one(text: &[u16], fates: &[Fate]) -> (Vec<u16>, Pruned) {
         let blocks = [Block::Text(text)];
-        let doc = Doc::new(&blocks).unwrap();
-        let pruned = render_blocks(&blocks, &doc, fates);
+        let index = LineIndex::new(&blocks).unwrap();
+        let pruned = render_blocks(&blocks, &index, &Kept::from_fates(fates));
         let out = render_texts(&blocks, &pruned).collect::<Vec<_>>().concat();
         (out, pruned)
     }
@@ -204,10 +210,10 @@ mod tests {
         let a = utf16(&"dropped line of text\n".repeat(10));
         let b = utf16("kept\n");
         let blocks = [Block::Rich, Block::Text(&a), Block::Rich, Block::Text(&b), Block::Rich];
-        let doc = Doc::new(&blocks).unwrap();
+        let index = LineIndex::new(&blocks).unwrap();
         let mut fates = vec![Fate::Drop; 10];
         fates.push(Fate::Keep);
-        let p = render_blocks(&blocks, &doc, &fates);
+        let p = render_blocks(&blocks, &index, &Kept::from_fates(&fates));
         let kinds: Vec<_> = p.pieces.iter().map(|x| matches!(x, Piece::Rich(_))).collect();
         assert_eq!(kinds, [true, false, true, false, true]);
     }

@@ -1,0 +1,436 @@
+//! Line templates: lines that say the same thing about different things
+//! count as one, so a flood of one message does not crowd out the rest.
+//!
+//! In the manner of Drain (He et al., "Drain: An Online Log Parsing Approach
+//! with Fixed Depth Tree", 2017): a line's words, with numbers, hex ids,
+//! quoted strings and paths blanked, are compared with the templates seen so
+//! far that have as many words and begin with the same word; a line joins a
+//! template when at least half of its places agree, an equal literal word
+//! counting whole and a template's wildcard half, and the words where they
+//! differ become wildcards. So `test a::b ... ok` and
+//! `test c::d ... ok`, or one mypy error about 279 different names, share a
+//! template, while the few lines that differ in their message do not.
+//!
+//! Bounded work and memory: templates live in a fixed table of buckets
+//! (by word count and first word), a few per bucket, the least recently
+//! joined one making room for a new one. A line is compared with at most
+//! [`WAYS`] templates, whatever it says, and the table never grows past
+//! its size; a template pushed out is not joined again (a later line of it
+//! starts a new one), which only a text with more than [`WAYS`] templates
+//! of one shape at once can notice.
+
+/// Words beyond this many are not compared (long lines are rare and costly).
+pub const MAX_WORDS: usize = 24;
+/// Templates a bucket holds; the most a line is compared with.
+pub const WAYS: usize = 64;
+/// Most buckets a table has.
+const MAX_BUCKETS: usize = 1024;
+
+/// A word as templates compare it: a hash of a literal word, or [`ANY`].
+pub type Word = u32;
+/// A wildcard: the place where lines of the template differ.
+const ANY: Word = 0;
+
+/// The templates of one text, built as its lines are read in order. The
+/// table is `buckets * WAYS` slots; a slot's key (its word count and first
+/// word) is kept apart from its words, so a line scans one short array of
+/// keys and compares words only where the key agrees.
+pub struct Templates {
+    /// Each slot's key, 0 for an empty slot.
+    keys: Vec<u64>,
+    ids: Vec<u32>,
+    used: Vec<u64>,
+    words: Vec<[Word; MAX_WORDS]>,
+    buckets: usize,
+    next_id: u32,
+    clock: u64,
+    /// The words of the line being read (a buffer, so they are written once).
+    line: [Word; MAX_WORDS],
+    /// The words of the line read last, how many, and the slot of the
+    /// template it joined: a line with the same words joins the same one (it
+    /// stays the best match, since joining only turns its differing words
+    /// into wildcards).
+    last: ([Word; MAX_WORDS], usize, Option<usize>),
+    /// Template comparisons made, for the counted-work tests.
+    pub comparisons: usize,
+}
+
+impl Templates {
+    /// A table for about `lines` templated lines (a few bytes each), whose
+    /// ids start after `first_id`. Nothing is allocated until a line is read.
+    pub fn new(lines: usize, first_id: u32) -> Self {
+        let buckets = (lines / 1024).clamp(1, MAX_BUCKETS).next_power_of_two();
+        Templates {
+            keys: Vec::new(),
+            ids: Vec::new(),
+            used: Vec::new(),
+            words: Vec::new(),
+            buckets,
+            next_id: first_id,
+            clock: 0,
+            line: [ANY; MAX_WORDS],
+            last: ([ANY; MAX_WORDS], 0, None),
+            comparisons: 0,
+        }
+    }
+
+    /// The last id given out (ids start at `first_id + 1`).
+    pub fn last_id(&self) -> u32 {
+        self.next_id
+    }
+
+    /// The template of `view` (a line's view), joining or creating one.
+    pub fn id(&mut self, view: &str) -> u32 {
+        let len = words_of(view, &mut self.line);
+        self.join(len)
+    }
+
+    /// The template of a line whose words (see [`words_of`]) are `words`.
+    pub fn id_of_words(&mut self, words: &[Word]) -> u32 {
+        self.line[..words.len()].copy_from_slice(words);
+        self.join(words.len())
+    }
+
+    /// The template of the line whose `len` words are in `self.line`.
+    fn join(&mut self, len: usize) -> u32 {
+        if self.keys.is_empty() {
+            let slots = self.buckets * WAYS;
+            self.keys = vec![0; slots];
+            self.ids = vec![0; slots];
+            self.used = vec![0; slots];
+            self.words = vec![[ANY; MAX_WORDS]; slots];
+        }
+        let words = &self.line;
+        // Compared a word at a time: the words were just stored one by one.
+        if let (last, last_len, Some(slot)) = &self.last
+            && *last_len == len
+            && (0..len).all(|i| last[i] == words[i])
+        {
+            self.clock += 1;
+            self.used[*slot] = self.clock;
+            return self.ids[*slot];
+        }
+        let first = words[0];
+        // Never 0 (an empty slot): the word count is at least 0 and the tag bit is set.
+        let key = (1 << 63) | (len as u64) << 32 | u64::from(first);
+        let bucket = (mix(key) as usize) & (self.buckets - 1);
+        let ways = bucket * WAYS..bucket * WAYS + WAYS;
+        self.clock += 1;
+        // The ways whose key agrees, as a mask (one compare each, vectorised).
+        let mut agree = 0u64;
+        for (j, &k) in self.keys[ways.clone()].iter().enumerate() {
+            agree |= u64::from(k == key) << j;
+        }
+        let mut best: Option<(usize, usize)> = None;
+        while agree != 0 {
+            let i = ways.start + agree.trailing_zeros() as usize;
+            agree &= agree - 1;
+            self.comparisons += 1;
+            let template = &self.words[i][..len];
+            // Twice the similarity: an equal literal word counts whole, a
+            // wildcard half (it agrees with anything, so it is weaker
+            // evidence of sameness; Drain counts it not at all).
+            let same = 2 * template.iter().zip(words).filter(|(t, w)| **t != ANY && t == w).count()
+                + template.iter().filter(|t| **t == ANY).count();
+            // The oldest template wins a tie, as the first made would.
+            if same >= len && best.is_none_or(|(s, b)| same > s || (same == s && self.ids[i] < self.ids[b])) {
+                best = Some((same, i));
+            }
+        }
+        if let Some((_, i)) = best {
+            for (t, w) in self.words[i][..len].iter_mut().zip(&self.line) {
+                if *t != *w {
+                    *t = ANY;
+                }
+            }
+            self.used[i] = self.clock;
+            self.remember(len, i);
+            return self.ids[i];
+        }
+        self.next_id += 1;
+        let at = ways.min_by_key(|&i| if self.keys[i] == 0 { 0 } else { self.used[i] }).expect("a bucket has ways");
+        self.keys[at] = key;
+        self.ids[at] = self.next_id;
+        self.used[at] = self.clock;
+        for (t, w) in self.words[at].iter_mut().zip(&self.line) {
+            *t = *w;
+        }
+        self.remember(len, at);
+        self.next_id
+    }
+
+    /// Keeps the line's words as the last ones read, and the slot they joined.
+    fn remember(&mut self, len: usize, slot: usize) {
+        for (l, w) in self.last.0[..len].iter_mut().zip(&self.line) {
+            *l = *w;
+        }
+        self.last.1 = len;
+        self.last.2 = Some(slot);
+    }
+}
+
+/// The first [`MAX_WORDS`] words of `view` as templates compare them, into
+/// `words`; how many there are.
+pub fn words_of(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
+    if view.is_ascii() { ascii_words(view.as_bytes(), words) } else { unicode_words(view, words) }
+}
+
+/// The first [`MAX_WORDS`] words of an ASCII view as templates compare
+/// them: a wildcard for a word holding a digit, a path separator or a
+/// quotation mark, else a hash of the word. The bytes are classified 64 at
+/// a time into two masks (white space, variable) by element-wise compares
+/// the compiler vectorises; words are read off the masks; each word is
+/// hashed from a few 8-byte loads, not byte by byte.
+fn ascii_words(view: &[u8], words: &mut [Word; MAX_WORDS]) -> usize {
+    let mut len = 0;
+    // The word being read: where it started, and whether it is variable so far.
+    let mut word: Option<(usize, bool)> = None;
+    let mut base = 0;
+    while base < view.len() {
+        let chunk = &view[base..(base + 64).min(view.len())];
+        let (spaces, variables) = masks(view, base);
+        let n = chunk.len();
+        let mut i = 0;
+        while i < n {
+            match word {
+                None => {
+                    // The next byte that is not a space starts a word.
+                    let starts = !spaces >> i;
+                    let skip = starts.trailing_zeros() as usize;
+                    if starts == 0 || i + skip >= n {
+                        break;
+                    }
+                    i += skip;
+                    word = Some((base + i, false));
+                }
+                Some((start, variable)) => {
+                    let ends = spaces >> i;
+                    let run = if ends == 0 { n - i } else { (ends.trailing_zeros() as usize).min(n - i) };
+                    let within = if run >= 64 { u64::MAX } else { (1u64 << run) - 1 };
+                    let variable = variable || (variables >> i) & within != 0;
+                    i += run;
+                    if i < n {
+                        words[len] = if variable { ANY } else { hash_word(view, start, base + i) };
+                        len += 1;
+                        if len == MAX_WORDS {
+                            return len;
+                        }
+                        word = None;
+                    } else {
+                        word = Some((start, variable));
+                    }
+                }
+            }
+        }
+        base += 64;
+    }
+    if let Some((start, variable)) = word {
+        words[len] = if variable { ANY } else { hash_word(view, start, view.len()) };
+        len += 1;
+    }
+    len
+}
+
+/// The white-space and variable-byte masks of the (up to) 64 ASCII bytes
+/// of `view` from `base` (bit `i` for byte `base + i`): SSE2 compares on
+/// x86-64, else (or with the portable paths forced) [`masks_portable`],
+/// which the tests hold them to.
+#[inline]
+fn masks(view: &[u8], base: usize) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::sse2() {
+        return masks_sse2(view, base);
+    }
+    masks_portable(&view[base..(base + 64).min(view.len())])
+}
+
+/// [`masks`] a byte at a time: the reference.
+fn masks_portable(chunk: &[u8]) -> (u64, u64) {
+    let (mut spaces, mut variables) = (0u64, 0u64);
+    for (i, &b) in chunk.iter().enumerate() {
+        spaces |= u64::from(is_space(b)) << i;
+        variables |= u64::from(is_variable(b)) << i;
+    }
+    (spaces, variables)
+}
+
+/// [`masks`] sixteen bytes at a time with SSE2 (part of every x86-64 CPU);
+/// a tail shorter than sixteen bytes is read as the last sixteen bytes of
+/// the view, shifted, or a byte at a time when the view is shorter.
+#[cfg(target_arch = "x86_64")]
+fn masks_sse2(view: &[u8], base: usize) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let n = (view.len() - base).min(64);
+    if view.len() < 16 {
+        return masks_portable(&view[base..base + n]);
+    }
+    // SAFETY: SSE2 is baseline on x86-64; every load reads 16 bytes inside `view`.
+    let group = |at: usize| unsafe {
+        let v = _mm_loadu_si128(view.as_ptr().add(at).cast());
+        let byte = |b: u8| _mm_set1_epi8(b as i8);
+        // ASCII bytes are non-negative, so signed compares order them.
+        let between = |lo: u8, hi: u8| _mm_and_si128(_mm_cmpgt_epi8(v, byte(lo - 1)), _mm_cmplt_epi8(v, byte(hi + 1)));
+        let space = _mm_or_si128(_mm_cmpeq_epi8(v, byte(b' ')), between(b'\t', b'\r'));
+        let mut variable = between(b'0', b'9');
+        for c in [b'/', b'\\', b'"', b'\'', b'`'] {
+            variable = _mm_or_si128(variable, _mm_cmpeq_epi8(v, byte(c)));
+        }
+        (_mm_movemask_epi8(space) as u16 as u64, _mm_movemask_epi8(variable) as u16 as u64)
+    };
+    let (mut spaces, mut variables) = (0u64, 0u64);
+    let mut at = 0;
+    while at + 16 <= n {
+        let (s, v) = group(base + at);
+        spaces |= s << at;
+        variables |= v << at;
+        at += 16;
+    }
+    if at < n {
+        // The view's last sixteen bytes, of which the first `16 - (n - at)` are before the tail.
+        let (s, v) = group(view.len() - 16);
+        let skip = 16 - (n - at);
+        spaces |= (s >> skip) << at;
+        variables |= (v >> skip) << at;
+    }
+    (spaces, variables)
+}
+
+/// [`ascii_words`] for a view that is not all ASCII (words split on Unicode white space).
+fn unicode_words(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
+    let mut len = 0;
+    for w in view.split_whitespace().take(MAX_WORDS) {
+        let variable = w.bytes().any(is_variable);
+        words[len] = if variable { ANY } else { hash_word(w.as_bytes(), 0, w.len()) };
+        len += 1;
+    }
+    len
+}
+
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+}
+
+#[inline(always)]
+fn is_variable(b: u8) -> bool {
+    (b.wrapping_sub(b'0') < 10) | (b == b'/') | (b == b'\\') | (b == b'"') | (b == b'\'') | (b == b'`')
+}
+
+/// The hash of the word `view[start..end]` from 8-byte loads (two for a
+/// word of up to sixteen bytes, one per eight bytes of a longer one),
+/// mixed; never the wildcard.
+#[inline]
+fn hash_word(view: &[u8], start: usize, end: usize) -> Word {
+    // Eight bytes from `at`, the bytes from `end` on zeroed.
+    let load = |at: usize| {
+        let x = match view.get(at..at + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight bytes")),
+            None => {
+                let mut b = [0u8; 8];
+                let stop = view.len().min(at + 8);
+                b[..stop - at].copy_from_slice(&view[at..stop]);
+                u64::from_le_bytes(b)
+            }
+        };
+        let keep = end.saturating_sub(at);
+        if keep >= 8 { x } else { x & ((1u64 << (8 * keep)) - 1) }
+    };
+    const K1: u64 = 0x9E37_79B9_7F4A_7C15;
+    const K2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+    let n = end - start;
+    // Independent multiplications for a short word, a chain for a long one.
+    let h = if n <= 16 {
+        let a = load(start).wrapping_mul(K1);
+        let b = if n > 8 { load(end - 8).wrapping_mul(K2) } else { 0 };
+        a ^ b.rotate_left(29) ^ n as u64
+    } else {
+        let mut h = n as u64;
+        let mut at = start;
+        while at < end {
+            h = (h ^ load(at)).wrapping_mul(K1).rotate_left(31);
+            at += 8;
+        }
+        h
+    };
+    let h = h.wrapping_mul(K2);
+    ((h ^ h >> 32) as u32) | 1
+}
+
+/// A 64-bit finaliser (splitmix64's).
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_of_one_template_share_it() {
+        let mut t = Templates::new(1000, 0);
+        let a = t.id("test parser::errors::unclosed_brace ... ok");
+        assert_eq!(t.id("test parser::lexer::keywords ... ok"), a);
+        let e = t.id("src/a.py:3: error: Function is missing a type annotation  [no-untyped-def]");
+        assert_eq!(t.id("src/b/c.py:110: error: Function is missing a type annotation  [no-untyped-def]"), e);
+        assert_ne!(t.id("src/b/c.py:110: error: Module has no attribute \"x\"  [attr-defined]"), e);
+        assert_eq!(t.id("FAILED test_split[amount59-3]"), t.id("FAILED test_split[amount7-2]"));
+        assert_ne!(t.id("error: could not compile `app` due to 2 previous errors"), a);
+        // Wildcards (paths, codes, quoted names) alone do not make two messages one.
+        let tsc = t.id("a.ts:1:1 - error TS2591: Cannot find name 'process'.");
+        assert_eq!(t.id("b.ts:2:9 - error TS2304: Cannot find name 'x'."), tsc);
+        assert_ne!(t.id("c.ts:3:3 - error TS7006: Parameter 'x' implicitly any."), tsc);
+    }
+
+    #[test]
+    fn ascii_words_agree_with_a_plain_split() {
+        for view in [
+            "",
+            "   ",
+            "one",
+            "  a  b\tc ",
+            "FAILED tests/test_mod.py::test_case_7 - AssertionError: assert 7 == 8",
+            &"word ".repeat(40),
+            &format!("{} tail", "x".repeat(70)),
+            &format!("{}y z{}", " ".repeat(63), "q".repeat(65)),
+        ] {
+            let mut words = [ANY; MAX_WORDS];
+            let len = ascii_words(view.as_bytes(), &mut words);
+            let want: Vec<Word> = view
+                .split_ascii_whitespace()
+                .take(MAX_WORDS)
+                .map(|w| if w.bytes().any(is_variable) { ANY } else { hash_word(w.as_bytes(), 0, w.len()) })
+                .collect();
+            assert_eq!(&words[..len], &want[..], "{view:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_mask_path_agrees_with_the_reference(bytes in proptest::collection::vec(0u8..0x80, 0..200), at in 0usize..200) {
+            let base = at.min(bytes.len().saturating_sub(1));
+            if !bytes.is_empty() {
+                let want = masks_portable(&bytes[base..(base + 64).min(bytes.len())]);
+                proptest::prop_assert_eq!(masks(&bytes, base), want);
+                #[cfg(target_arch = "x86_64")]
+                proptest::prop_assert_eq!(masks_sse2(&bytes, base), want);
+            }
+        }
+    }
+
+    #[test]
+    fn distinct_lines_cost_a_bounded_number_of_comparisons() {
+        // Every line a new template of the same shape: each is compared
+        // with at most WAYS of them, not with every one before it.
+        let mut t = Templates::new(100_000, 0);
+        let words = ["alpha", "beta", "gamma", "delta", "omega", "kappa", "sigma", "theta"];
+        for i in 0..20_000usize {
+            let (a, b, c) = (words[i % 8], words[i / 8 % 8], words[i / 64 % 8]);
+            t.id(&format!("error: {a}{b}{c} {c}{a}{b} {b}{c}{a} {}", words[i / 512 % 8]));
+        }
+        assert!(t.comparisons <= 20_000 * WAYS, "{} comparisons", t.comparisons);
+    }
+}

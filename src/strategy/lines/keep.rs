@@ -1,0 +1,268 @@
+//! What fits the budget: the keep-set of a line plan and its exact size.
+//!
+//! Lines are added one at a time, each only if the rendering, markers
+//! included, stays within the budget. The size is tracked exactly as
+//! [`render`](super::render) will produce it (a dropped run costs its
+//! marker line, or itself when shorter; a cut line its head, tail and
+//! inline marker), so the budget holds by construction. A line too long
+//! for what is left, or longer than the caller's cap, is cut inside by the
+//! head:tail ratio around a retrievable inline marker.
+//!
+//! The set is a bit per line ([`LineSet`]) and a map of the few cut lines,
+//! so it costs an eighth of a byte a line whatever the budget, and adding a
+//! line costs a few word operations whatever the text's length.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::markers::{Unit, marker_len};
+use crate::strategy::lines::Reason;
+use crate::strategy::lines::index::LineIndex;
+use crate::strategy::lines::lineset::LineSet;
+use crate::strategy::lines::render::{Fate, cut_cost};
+use crate::text::{code_point_len, offset_after, offset_before_last};
+
+/// Fewest code points of a line worth keeping when it has to be cut.
+const MIN_CUT_KEEP: usize = 64;
+
+/// The lines a plan keeps, and where the cut ones are cut.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    lines: LineSet,
+    cuts: BTreeMap<usize, (u32, u32)>,
+}
+
+impl Kept {
+    /// Nothing kept of `n` lines.
+    pub fn none(n: usize) -> Self {
+        Kept { lines: LineSet::new(n), cuts: BTreeMap::new() }
+    }
+
+    /// The plan that gives line `k` the fate `fates[k]`.
+    pub fn from_fates(fates: &[Fate]) -> Self {
+        let mut kept = Kept::none(fates.len());
+        for (k, f) in fates.iter().enumerate() {
+            match *f {
+                Fate::Keep => {
+                    kept.lines.insert(k);
+                }
+                Fate::Cut { from, to } => {
+                    kept.lines.insert(k);
+                    kept.cuts.insert(k, (from, to));
+                }
+                Fate::Drop => {}
+            }
+        }
+        kept
+    }
+
+    /// What becomes of line `k`.
+    pub fn fate(&self, k: usize) -> Fate {
+        if !self.lines.contains(k) {
+            return Fate::Drop;
+        }
+        match self.cuts.get(&k) {
+            Some(&(from, to)) => Fate::Cut { from, to },
+            None => Fate::Keep,
+        }
+    }
+
+    /// Whether line `k` is kept (whole or cut).
+    #[inline]
+    pub fn contains(&self, k: usize) -> bool {
+        self.lines.contains(k)
+    }
+
+    /// The first kept line at or after `k`.
+    pub fn next(&self, k: usize) -> Option<usize> {
+        self.lines.next(k)
+    }
+
+    /// The kept lines, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.lines.iter()
+    }
+
+    /// How many lines are kept.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether no line is kept.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// The growing keep-set and the exact size it renders to. Invariant:
+/// `cost` is the code points `kept` renders to, and never above `limit`,
+/// which is never above `budget`.
+pub struct KeepSet<'i, 'a> {
+    index: &'i LineIndex<'a>,
+    kept: Kept,
+    /// Why each kept line was kept, when the plan is to be explained.
+    reasons: Option<Vec<Option<Reason>>>,
+    cost: usize,
+    limit: usize,
+    budget: usize,
+    head_share: (u64, u64),
+    /// The most a dropped run can cost: its marker line.
+    max_run_cost: usize,
+    /// The least a dropped run longer than its marker costs: the marker of one line.
+    min_run_cost: usize,
+    /// Lines offered to [`KeepSet::add`] so far: the planner's work, counted.
+    pub attempts: usize,
+}
+
+impl<'i, 'a> KeepSet<'i, 'a> {
+    /// Nothing kept: every text one dropped run. `None` when even that does
+    /// not fit `budget` (one marker per text). With `explain`, the reason of
+    /// every kept line is recorded.
+    pub fn new(index: &'i LineIndex<'a>, budget: usize, head_share: (u64, u64), explain: bool) -> Option<Self> {
+        let floor: usize = index.bounds.iter().map(|b| index.run_cost(b.clone())).sum();
+        (floor <= budget).then(|| KeepSet {
+            index,
+            kept: Kept::none(index.line_count()),
+            reasons: explain.then(|| vec![None; index.line_count()]),
+            cost: floor,
+            limit: budget,
+            budget,
+            head_share,
+            max_run_cost: marker_len(index.line_count() as u64, Unit::Lines) + 1,
+            min_run_cost: marker_len(1, Unit::Lines),
+            attempts: 0,
+        })
+    }
+
+    /// Code points the selection renders to now.
+    pub fn cost(&self) -> usize {
+        self.cost
+    }
+
+    /// Lets lines be added only while the size stays within `limit` (capped
+    /// at the budget): room held back for what comes later.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit.min(self.budget);
+    }
+
+    /// Whether line `k` is kept (whole or cut).
+    #[inline]
+    pub fn is_kept(&self, k: usize) -> bool {
+        self.kept.contains(k)
+    }
+
+    /// The kept lines so far.
+    pub fn kept(&self) -> &Kept {
+        &self.kept
+    }
+
+    /// The nearest line at or before `k` that is not kept.
+    pub fn prev_unkept(&self, k: usize) -> Option<usize> {
+        self.kept.lines.prev_absent(k)
+    }
+
+    /// The nearest line at or after `k` that is not kept (the line count when none).
+    pub fn next_unkept(&self, k: usize) -> usize {
+        self.kept.lines.next_absent(k)
+    }
+
+    /// The dropped run around line `k` of text `t`, which is not kept.
+    fn run_around(&self, t: usize, k: usize) -> Range<usize> {
+        let bounds = &self.index.bounds[t];
+        let start = self.kept.lines.prev(k).filter(|&p| p >= bounds.start).map_or(bounds.start, |p| p + 1);
+        let end = self.kept.lines.next(k + 1).filter(|&q| q < bounds.end).unwrap_or(bounds.end);
+        start..end
+    }
+
+    /// Adds line `k` for `reason` if it fits, whole when it is at most `cap`
+    /// code points and fits, else cut to what fits. Returns whether it was added.
+    pub fn add(&mut self, k: usize, cap: usize, reason: Reason) -> bool {
+        self.attempts += 1;
+        // Adding a line never lowers the size, so a full selection takes nothing.
+        if k >= self.index.line_count() || self.is_kept(k) || self.cost >= self.limit {
+            return false;
+        }
+        let line_cps = self.index.cps(k);
+        // Dropping a line into its run saves at most that run's marker line,
+        // so a line that cannot fit even then, whole or cut, is refused here.
+        let most_room = self.limit - self.cost + self.max_run_cost;
+        let cut_floor = marker_len(line_cps as u64, Unit::Chars) + MIN_CUT_KEEP;
+        let whole = line_cps <= cap && line_cps <= most_room;
+        let cut = cap >= cut_floor && most_room >= cut_floor;
+        if !whole && !cut {
+            return false;
+        }
+        let t = self.index.text_of(k);
+        // A line between two dropped lines of its text splits their run in
+        // two: whatever the runs, that costs at least the line, the smaller
+        // of each neighbour and a marker, less the one marker saved.
+        let bounds = &self.index.bounds[t];
+        if k > bounds.start && k + 1 < bounds.end && !self.is_kept(k - 1) && !self.is_kept(k + 1) {
+            let near = self.index.cps(k - 1).min(self.min_run_cost) + self.index.cps(k + 1).min(self.min_run_cost);
+            let least = |kept: usize| (kept + near).saturating_sub(self.max_run_cost);
+            let whole = line_cps <= cap && least(line_cps) <= self.limit - self.cost;
+            let cut = cap >= cut_floor && least(cut_floor) <= self.limit - self.cost;
+            if !whole && !cut {
+                return false;
+            }
+        }
+        let run = self.run_around(t, k);
+        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
+        let old = self.index.run_cost_in(t, run);
+        // Cost of everything but line k after adding it (may be negative).
+        let base = self.cost as isize - old as isize + split as isize;
+        let room = self.limit as isize - base;
+        if room <= 0 {
+            return false;
+        }
+        let room = room as usize;
+        if line_cps <= cap.min(room) {
+            return self.commit(k, None, base as usize + line_cps, reason);
+        }
+        // Cut: keep what fits beside an inline marker.
+        let allowance = cap.min(room);
+        let marker = marker_len(line_cps as u64, Unit::Chars);
+        if allowance < marker + MIN_CUT_KEEP {
+            return false;
+        }
+        let keep = allowance - marker;
+        let slice = self.index.line(k);
+        let (from, to) = cut_points(slice, keep, self.head_share);
+        let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
+        let removed = line_cps - kept_cps;
+        self.commit(k, Some((from as u32, to as u32)), base as usize + kept_cps + cut_cost(removed), reason)
+    }
+
+    /// Too little room left for any line worth adding.
+    pub fn full(&self) -> bool {
+        self.limit.saturating_sub(self.cost) < MIN_CUT_KEEP
+    }
+
+    fn commit(&mut self, k: usize, cut: Option<(u32, u32)>, cost: usize, reason: Reason) -> bool {
+        debug_assert!(cost <= self.limit && self.limit <= self.budget);
+        self.kept.lines.insert(k);
+        if let Some(cut) = cut {
+            self.kept.cuts.insert(k, cut);
+        }
+        if let Some(reasons) = self.reasons.as_mut() {
+            reasons[k] = Some(reason);
+        }
+        self.cost = cost;
+        true
+    }
+
+    /// The kept lines and, when recorded, why each was kept.
+    pub fn finish(self) -> (Kept, Option<Vec<Option<Reason>>>) {
+        (self.kept, self.reasons)
+    }
+}
+
+/// Code-unit cut points in `line` keeping `keep` code points, split by the
+/// `(head, tail)` ratio, the tail always holding the line ending.
+fn cut_points(line: &[u16], keep: usize, (head_w, tail_w): (u64, u64)) -> (usize, usize) {
+    let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
+    let tail = keep - head;
+    let from = offset_after(line, head);
+    let to = offset_before_last(line, tail).max(from);
+    (from, to)
+}

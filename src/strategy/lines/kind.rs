@@ -1,0 +1,265 @@
+//! What kind of output a text is, from a sample of its lines.
+//!
+//! A coding agent reads source files, diffs, search results, JSON and
+//! directory listings as often as build logs. For these the failure rules
+//! keep the wrong lines, so each text is first given a [`Kind`], cheaply
+//! (at most [`SAMPLE`] lines are read), and a text of a known kind is
+//! planned by its [outline](super::outline).
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use crate::signals::rules::ascii_regex;
+use crate::signals::{Failure, Signals, view};
+use crate::text::TextLines;
+
+/// What a text is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kind {
+    /// A build, test or CI log, or anything not recognised: the failure rules plan it.
+    #[default]
+    Log,
+    /// Source code.
+    Code,
+    /// A unified diff (`diff`, `git diff`, `git show`, `git log -p`).
+    Diff,
+    /// Search results: `path:line:` (or `path-line-` context) prefixes.
+    Search,
+    /// JSON, pretty-printed (minified JSON is one line, cut by head and tail).
+    Json,
+    /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`).
+    Listing,
+}
+
+impl Kind {
+    /// The kind's name as `--explain` and plans show it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Log => "log",
+            Kind::Code => "code",
+            Kind::Diff => "diff",
+            Kind::Search => "search",
+            Kind::Json => "json",
+            Kind::Listing => "listing",
+        }
+    }
+}
+
+/// What the sample alone says a text is: a kind, or source code unless the
+/// text's signals show it is a log that quotes code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Settled by the sample.
+    Is(Kind),
+    /// Code by the sample; a log if its signals report (see [`reports`]).
+    CodeUnlessItReports,
+}
+
+/// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
+pub const SAMPLE: usize = 256;
+
+pub(crate) struct Patterns {
+    pub definition: Regex,
+    pub signature: Regex,
+    pub import: Regex,
+    pub comment: Regex,
+    log_evidence: Regex,
+    pub search_hit: Regex,
+    search_context: Regex,
+    diagnostic: Regex,
+    listing: Regex,
+}
+
+pub(crate) fn patterns() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| Patterns {
+        // A definition opened by a keyword, in most languages.
+        definition: ascii_regex(
+            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|macro_rules!|mod|let|var|const)\b",
+        ),
+        // A C-family or Java signature: a return type, a name, a parameter
+        // list, not a call or a statement.
+        signature: ascii_regex(
+            r"^[ \t]{0,4}(?:[A-Za-z_][\w:<>\[\]*&,]*[ \t*&]+)+\**[A-Za-z_]\w*\s*\([^;{]*[,){;]?\s*(?:const\s*)?(?:\{|;|,|\)\s*)?$|^#\s*define\s+\w",
+        ),
+        import: ascii_regex(r"^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|use\s+[\w:{]|using\s+\w|package\s+\w|require\s*\(|extern\s+crate\b)"),
+        comment: ascii_regex(r#"^\s*(?://|#(?:\s|$)|/\*|\*|"""|''')"#),
+        log_evidence: ascii_regex(
+            r"^\s*\d*\s*\|\s|\s-->\s|^\d{4}-\d\d-\d\d[T ]\d\d:|^\[?\d\d:\d\d:\d\d|\b(?:PASSED|FAILED|PASS|FAIL)\b|\b(?:INFO|WARN|WARNING|ERROR|DEBUG)\b|^\s*(?:at\s+\S|File\s+\x22)|\.\.\.\s*ok$",
+        ),
+        search_hit: ascii_regex(r"^[^\s:]{1,400}:\d+:"),
+        search_context: ascii_regex(r"^[^\s:]{1,400}-\d+-|^--$"),
+        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
+        listing: ascii_regex(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
+    })
+}
+
+/// The shape of `lines` from a sample of them: JSON when the text opens and
+/// closes a value over more than two lines; else a diff, search results, a
+/// listing or code when most sampled lines look so (a text whose
+/// `path:line:` lines are diagnostics, `error:` or `F821`, is a linter's
+/// log, not a search); else a log.
+pub fn shape(lines: TextLines<'_>) -> Shape {
+    let p = patterns();
+    let text = lines.text;
+    let count = lines.len();
+    // JSON: the text opens and closes a value, over more than a line.
+    let trimmed = |s: &[u16]| {
+        let start = s.iter().position(|&u| !is_space(u));
+        let end = s.iter().rposition(|&u| !is_space(u));
+        start.zip(end).map(|(a, b)| (s[a], s[b]))
+    };
+    if count > 2
+        && let Some((open, close)) = trimmed(text)
+        && matches!((open, close), (0x7B, 0x7D) | (0x5B, 0x5D))
+    {
+        return Shape::Is(Kind::Json);
+    }
+    let mut sample: Vec<usize> = (0..count.min(SAMPLE / 2)).collect();
+    if count > SAMPLE / 2 {
+        let rest = count - SAMPLE / 2;
+        sample.extend((0..SAMPLE / 2).map(|i| SAMPLE / 2 + i * rest / (SAMPLE / 2)));
+        sample.dedup();
+    }
+    let (mut seen, mut hunks, mut file_headers, mut diff_body) = (0, 0, 0, 0);
+    let (mut hits, mut contexts, mut listed, mut code_like, mut definitions, mut log_like) = (0, 0, 0, 0, 0, 0);
+    // `ls -R`: `dir:` headers over bare names.
+    let (mut dir_headers, mut bare_names) = (0, 0);
+    let mut diagnostics = 0;
+    let mut v = String::new();
+    for &k in &sample {
+        view(lines.line(k), &mut v);
+        if v.trim().is_empty() {
+            continue;
+        }
+        seen += 1;
+        let b = v.as_bytes();
+        if v.starts_with("@@ -") {
+            hunks += 1;
+        } else if v.starts_with("diff ")
+            || v.starts_with("+++ ")
+            || v.starts_with("--- ")
+            || v.starts_with("index ")
+            || is_commit(&v)
+        {
+            file_headers += 1;
+        } else if matches!(b[0], b'+' | b'-' | b' ') {
+            diff_body += 1;
+        }
+        if p.search_hit.is_match(b) {
+            hits += 1;
+            diagnostics += usize::from(p.diagnostic.is_match(b));
+        } else if p.search_context.is_match(b) {
+            contexts += 1;
+        }
+        if p.listing.is_match(b) {
+            listed += 1;
+            dir_headers += usize::from(v.ends_with(':') && !v.contains(' '));
+        } else if !v.contains(char::is_whitespace) {
+            bare_names += 1;
+        }
+        if p.log_evidence.is_match(b) {
+            log_like += 1;
+        }
+        let def = p.definition.is_match(b) || p.signature.is_match(b);
+        definitions += usize::from(def);
+        let t = v.trim_end();
+        if def
+            || p.import.is_match(b)
+            || p.comment.is_match(b)
+            || t.ends_with(['{', '}', ';', ')', ',', ':', '(', '[', ']'])
+            || v.starts_with([' ', '\t'])
+        {
+            code_like += 1;
+        }
+    }
+    if seen == 0 {
+        return Shape::Is(Kind::Log);
+    }
+    let share = |n: usize| n as f64 / seen as f64;
+    if hunks > 0 && file_headers > 0 && share(hunks + file_headers + diff_body) >= 0.6 {
+        Shape::Is(Kind::Diff)
+    } else if hits > 0 && share(hits + contexts) >= 0.6 && diagnostics * 10 < hits * 3 {
+        Shape::Is(Kind::Search)
+    } else if share(listed) >= 0.7 || (dir_headers >= 2 && share(listed + bare_names) >= 0.8) {
+        Shape::Is(Kind::Listing)
+    } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 {
+        Shape::CodeUnlessItReports
+    } else {
+        Shape::Is(Kind::Log)
+    }
+}
+
+/// Whether the lines `range` of `signals` hold what a log holds and code
+/// does not: failure lines (one in 300 or more) or summaries (two or more).
+pub fn reports(signals: &Signals, range: std::ops::Range<usize>) -> bool {
+    let lines = range.len();
+    let (mut failures, mut summaries) = (0, 0);
+    for (_, s) in signals.within(range) {
+        failures += usize::from(s.failure == Failure::Strong);
+        summaries += usize::from(s.summary());
+    }
+    failures * 300 >= lines.max(1) || summaries >= 2
+}
+
+fn is_space(u: u16) -> bool {
+    matches!(u, 0x20 | 0x09 | 0x0A | 0x0D)
+}
+
+/// Whether a view is a `commit <40 hex digits>` line.
+pub fn is_commit(v: &str) -> bool {
+    v.strip_prefix("commit ").is_some_and(|h| h.len() >= 40 && h.as_bytes()[..40].iter().all(u8::is_ascii_hexdigit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::utf16;
+
+    pub(crate) fn kind(text: &str) -> Kind {
+        let t = utf16(text);
+        let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+        let lines = TextLines { text: &t, starts: &starts };
+        match shape(lines) {
+            Shape::Is(k) => k,
+            Shape::CodeUnlessItReports => {
+                if reports(&Signals::of_text(lines), 0..lines.len()) { Kind::Log } else { Kind::Code }
+            }
+        }
+    }
+
+    #[test]
+    fn kinds_are_told_apart() {
+        let rust = "use std::fmt;\n\n/// A point.\npub struct Point {\n    x: i32,\n}\n\nimpl Point {\n    pub fn new() -> Self {\n        Point { x: 0 }\n    }\n}\n";
+        assert_eq!(kind(rust), Kind::Code);
+        let diff = "diff --git a/x.rs b/x.rs\nindex 1..2 100644\n--- a/x.rs\n+++ b/x.rs\n@@ -1,3 +1,3 @@\n fn a() {}\n-fn b() {}\n+fn c() {}\n";
+        assert_eq!(kind(diff), Kind::Diff);
+        let search = "src/a.py:3:import re\nsrc/a.py:9:x = re.compile('a')\nsrc/b.py:1:import re\n";
+        assert_eq!(kind(search), Kind::Search);
+        assert_eq!(kind("{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n"), Kind::Json);
+        assert_eq!(
+            kind("total 8\ndrwxr-xr-x 2 root root 4096 Jan 1 00:00 .\n-rw-r--r-- 1 root root 10 Jan 1 00:00 a.txt\n"),
+            Kind::Listing
+        );
+        let log = "running 3 tests\ntest a ... ok\ntest b ... FAILED\nerror: test failed\n";
+        assert_eq!(kind(log), Kind::Log);
+        // A linter's diagnostics look like search hits, but are a log.
+        assert_eq!(
+            kind(
+                "src/a.py:3:1: F401 'os' imported but unused\nsrc/a.py:9:80: E501 line too long\nsrc/b.py:1:1: F821 undefined name 'x'\n"
+            ),
+            Kind::Log
+        );
+        // Times are not line numbers.
+        assert_eq!(
+            kind(
+                "2026-11-30 13:29:57,366 INFO etl: row 1\n2026-11-30 13:29:58,001 INFO etl: row 2\n2026-11-30 13:29:59,500 INFO etl: row 3\n"
+            ),
+            Kind::Log
+        );
+        // A compiler's output quotes code, but is a log.
+        let rustc = "error[E0502]: cannot borrow `x`\n  --> src/main.rs:4:5\n   |\n 4 |     let y = &mut x;\n   |             ------ mutable borrow\n 5 |     println!(\"{}\", x);\n   |                    ^ immutable borrow\n";
+        assert_eq!(kind(rustc), Kind::Log);
+    }
+}

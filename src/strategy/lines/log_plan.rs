@@ -1,0 +1,476 @@
+//! The plan of a log: where lines mode spends its budget on build, test
+//! and CI output. Read this for the order in which lines are kept.
+//!
+//! The budget is shared, not spent down one list (see [`LogPlan::plan`]):
+//!
+//! 1. **Protected ends** ([`LogPlan::ends`]). The first line, and the last
+//!    lines up to a share of the budget ([`END_SHARE`]): the verdict of a
+//!    test run, a build or a CI job is at the end.
+//! 2. **Failure detail** ([`LogPlan::failure_detail`]), while a share for
+//!    the start ([`START_SHARE`]) is held back: lines a caller's spans
+//!    touch; distinct failure lines, each with the lines that explain it
+//!    (the block under it, the lines just above); clusters ranked last,
+//!    first, then inwards; summaries, the closing ones first; stack traces
+//!    by meaning (the first frame in the project's own code, the first and
+//!    the last frame); failure lines repeating a template, spread over the
+//!    output; weak failure words, capped at [`WEAK_SHARE`] and spread.
+//! 3. **The start** ([`LogPlan::start`]), up to its share.
+//! 4. **Context** ([`LogPlan::context`]) around failures, then more of both
+//!    ends, the end first.
+//!
+//! Every phase walks the lines that carry a signal, or the lines it keeps,
+//! each a bounded number of times: the work is bounded by the text and
+//! never multiplied by the budget.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::index::LineIndex;
+use super::keep::KeepSet;
+use super::order::{ends_inward, first_last_then_in, spread};
+use super::{LineOptions, Reason};
+use crate::signals::traces::CAUSE_BELOW;
+use crate::signals::{Failure, Frame, LineSignal, Signals, Traces, is_blank};
+
+/// Share of the budget kept for the last lines.
+pub const END_SHARE: f64 = 0.25;
+/// How many lines from the end the last verdict may be and still anchor
+/// the end's share when no CI runner's verdict does (a CI runner prints its
+/// cleanup after a job's verdict, which anchors the share wherever it is).
+const VERDICT_REACH: usize = 200;
+/// Share of the budget held back for the first lines while failures are chosen.
+pub const START_SHARE: f64 = 0.08;
+/// Most of the budget weak failure words may take.
+pub const WEAK_SHARE: f64 = 0.125;
+/// Most of the budget summary lines may take before failure lines.
+pub const SUMMARY_SHARE: f64 = 0.15;
+/// Failure lines closer than this many lines belong to one cluster.
+const CLUSTER_GAP: usize = 8;
+/// How far context grows around failure lines when budget is left.
+const WIDE_CONTEXT: usize = 12;
+/// Cause lines kept right after their failure line; the rest come once
+/// every distinct failure has its first ones.
+const NEAREST_CAUSES: usize = 1;
+/// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
+const VALUE_LINES: usize = 2;
+/// Lines of a failure's key frames kept right after it.
+const KEY_FRAME_LINES: usize = 4;
+
+/// A log's plan in the making.
+pub(crate) struct LogPlan<'p, 'i, 'a> {
+    pub index: &'i LineIndex<'a>,
+    pub signals: &'p Signals,
+    pub traces: &'p Traces,
+    pub keep: KeepSet<'i, 'a>,
+    pub options: LineOptions,
+    /// Lines the caller's spans touch, ascending.
+    pub touched: &'p [usize],
+    /// Code points of the whole budget.
+    pub budget: usize,
+    /// Longest a line is kept whole.
+    pub cap: usize,
+    /// The configured head and tail, the ratio of the ends.
+    pub head_tail: (u64, u64),
+}
+
+impl LogPlan<'_, '_, '_> {
+    fn share(&self, s: f64) -> usize {
+        (self.budget as f64 * s) as usize
+    }
+
+    fn n(&self) -> usize {
+        self.index.line_count()
+    }
+
+    fn get(&self, k: usize) -> LineSignal {
+        self.signals.get(k)
+    }
+
+    /// Whether the output holds a verdict at all (a failure or a summary).
+    fn has_verdicts(&self) -> bool {
+        self.signals.iter().any(|(_, s)| s.failure == Failure::Strong || s.summary())
+    }
+
+    /// The ends' ratio (front lines for each back line) and the end's
+    /// share: output with no verdict in it (a listing, a search, a diff) is
+    /// kept as head/tail would keep it.
+    fn ends_shape(&self) -> ((usize, usize), f64) {
+        let (head_w, tail_w) = (self.head_tail.0.max(1), self.head_tail.1.max(1));
+        if self.has_verdicts() {
+            ((1, 2), END_SHARE)
+        } else {
+            ((head_w.div_ceil(tail_w).min(8) as usize, 1), tail_w as f64 / (head_w + tail_w) as f64)
+        }
+    }
+
+    /// Runs the four phases.
+    pub fn plan(&mut self) {
+        let (ends_ratio, end_share) = self.ends_shape();
+        self.ends(end_share);
+        self.failure_detail();
+        self.start();
+        self.context(ends_ratio);
+    }
+
+    /// 1. The first line, the last lines, and the verdict region up to the
+    /// end's share: the lines up to the last verdict (a failure or summary
+    /// line), which trailing chatter (a CI runner's cleanup) may follow.
+    fn ends(&mut self, end_share: f64) {
+        let (n, cap) = (self.n(), self.cap);
+        let first_cap = cap.max(self.share(0.125));
+        self.keep.add(0, first_cap, Reason::Start);
+        let end_start = self.keep.cost();
+        for k in (0..n).rev().take(self.options.edge) {
+            self.keep.add(k, cap, Reason::End);
+        }
+        let last_verdict = self.signals.iter().rev().find(|(_, s)| s.job_verdict()).map(|(k, _)| k).or_else(|| {
+            self.signals
+                .within(n.saturating_sub(VERDICT_REACH)..n)
+                .rev()
+                .find(|(_, s)| s.failure == Failure::Strong || s.summary())
+                .map(|(k, _)| k)
+        });
+        let region_end = last_verdict.map_or(n, |v| v + 1);
+        let end_target = end_start + self.share(end_share);
+        let mut k = region_end;
+        while k > 0 {
+            k -= 1;
+            if self.keep.cost() >= end_target {
+                break;
+            }
+            if !self.keep.add(k, cap, Reason::End) && !self.keep.is_kept(k) {
+                break;
+            }
+        }
+    }
+
+    /// 2. Failure detail, holding back the start's share.
+    fn failure_detail(&mut self) {
+        let cap = self.cap;
+        let failure_limit = self.budget.saturating_sub(self.share(START_SHARE));
+        self.keep.set_limit(failure_limit);
+        for i in 0..self.touched.len() {
+            self.keep.add(self.touched[i], cap, Reason::Span);
+        }
+        // Summaries that count failures first: few, short, the verdict in numbers.
+        self.keep.set_limit((self.keep.cost() + self.share(SUMMARY_SHARE)).min(failure_limit));
+        let mut seen = Seen::new(self.signals.templates());
+        let summaries: Vec<(usize, LineSignal)> =
+            self.signals.iter().rev().filter(|(_, s)| s.summary() && s.failure == Failure::None).collect();
+        for &(k, s) in &summaries {
+            if s.failing_summary() && seen.insert(s.template) {
+                self.keep.add(k, cap, Reason::Summary);
+            }
+        }
+        self.keep.set_limit(failure_limit);
+        let ranked = self.rank_failures();
+        // Each distinct failure with its nearest causes and its trace's key frames...
+        for &k in &ranked.distinct {
+            if self.keep.add(k, cap, Reason::Failure) || self.keep.is_kept(k) {
+                for c in self.nearest_causes(k) {
+                    self.keep.add(c, cap, Reason::Cause);
+                }
+                if let Some(trace) = self.attached_trace(k) {
+                    for f in self.traces.key_frames(self.signals, trace).into_iter().take(KEY_FRAME_LINES) {
+                        self.keep.add(f, cap, Reason::Frame);
+                    }
+                }
+            }
+        }
+        // Other summaries, the closing ones first.
+        for &(k, s) in &summaries {
+            if seen.insert(s.template) {
+                self.keep.add(k, cap, Reason::Summary);
+            }
+        }
+        // ...then the rest of what explains the failures.
+        let kept_failures: Vec<usize> = ranked.distinct.iter().copied().filter(|&k| self.keep.is_kept(k)).collect();
+        for k in kept_failures {
+            for c in self.causes(k) {
+                self.keep.add(c, cap, Reason::Cause);
+            }
+            if let Some(trace) = self.attached_trace(k) {
+                for f in self.traces.key_frames(self.signals, trace) {
+                    self.keep.add(f, cap, Reason::Frame);
+                }
+            }
+        }
+        // Weak failure words right next to a kept failure line read as part of it.
+        let n = self.n();
+        let weak: Vec<usize> =
+            self.signals.iter().filter(|(_, s)| s.failure == Failure::Weak).map(|(k, _)| k).collect();
+        for &k in &weak {
+            let near = |j: usize| j < n && self.get(j).failure == Failure::Strong && self.keep.is_kept(j);
+            if near(k + 1) || k.checked_sub(1).is_some_and(near) {
+                self.keep.add(k, cap, Reason::Weak);
+            }
+        }
+        for &k in &ranked.repeats {
+            self.keep.add(k, cap, Reason::Repeat);
+        }
+        let traces: Vec<_> = self.traces.all().collect();
+        for trace in traces {
+            for f in self.traces.key_frames(self.signals, trace) {
+                self.keep.add(f, cap, Reason::Frame);
+            }
+        }
+        let weak_limit = self.keep.cost() + self.share(WEAK_SHARE);
+        self.keep.set_limit(weak_limit.min(failure_limit));
+        for k in spread(&weak) {
+            self.keep.add(k, cap, Reason::Weak);
+        }
+        self.keep.set_limit(self.budget);
+    }
+
+    /// 3. The start, up to its share.
+    fn start(&mut self) {
+        let start_target = self.keep.cost() + self.share(START_SHARE);
+        for k in 1..self.n() {
+            if self.keep.cost() >= start_target || self.keep.full() {
+                break;
+            }
+            self.keep.add(k, self.cap, Reason::Start);
+        }
+    }
+
+    /// 4. Context around failures, nearer first; then more of both ends.
+    /// Each anchor grows on each side until a line there is refused or its
+    /// text ends, at most [`WIDE_CONTEXT`] (or `contextLines`) away; the
+    /// configured context comes first, wider only after the ends have
+    /// grown. Kept lines are stepped over in one jump, so the work is
+    /// bounded by the anchors and the lines added, not by the distance.
+    fn context(&mut self, ends_ratio: (usize, usize)) {
+        let cap = self.cap;
+        let anchors: Vec<usize> = self
+            .keep
+            .kept()
+            .iter()
+            .filter(|&k| {
+                let s = self.get(k);
+                s.failure > Failure::None || s.summary() || self.touched.binary_search(&k).is_ok()
+            })
+            .collect();
+        let reach = WIDE_CONTEXT.max(self.options.context);
+        // (distance, anchor, side): side 0 grows up, 1 down; nearest first,
+        // then anchors in order, up before down.
+        let mut queue: BinaryHeap<Reverse<(usize, usize, u8)>> =
+            (0..anchors.len()).flat_map(|a| [Reverse((1, a, 0)), Reverse((1, a, 1))]).collect();
+        let context = self.options.context;
+        // Whether the configured context was reached with sides still open,
+        // and whether the ends have grown after it.
+        let (mut reached, mut grown) = (false, false);
+        let mut level = 0;
+        while let Some(&Reverse((d, a, side))) = queue.peek() {
+            if d != level {
+                if context >= 1 && !reached && d >= context && !self.keep.full() {
+                    reached = true;
+                }
+                if reached && !grown && d > context {
+                    grown = true;
+                    self.grow_ends(ends_ratio);
+                }
+                if d > reach || self.keep.full() {
+                    break;
+                }
+                level = d;
+            }
+            queue.pop();
+            let k = anchors[a];
+            let text = &self.index.bounds[self.index.text_of(k)];
+            let line = if side == 0 {
+                k.checked_sub(d).filter(|&j| j >= text.start)
+            } else {
+                Some(k + d).filter(|&j| j < text.end)
+            };
+            let Some(j) = line else { continue };
+            if !self.keep.is_kept(j) && !self.keep.add(j, cap, Reason::Context) {
+                continue;
+            }
+            // Open on: the next line not yet kept on this side.
+            let next = if side == 0 {
+                j.checked_sub(1).and_then(|up| self.keep.prev_unkept(up)).map(|u| k - u)
+            } else {
+                Some(self.keep.next_unkept(j + 1) - k)
+            };
+            if let Some(next) = next {
+                queue.push(Reverse((next, a, side)));
+            }
+        }
+        if reached && !grown {
+            self.grow_ends(ends_ratio);
+        }
+        self.grow_ends(ends_ratio);
+    }
+
+    /// Adds lines from both ends inward, `front` from the start for each `back`
+    /// from the end, until one from each side has been refused.
+    fn grow_ends(&mut self, (front, back): (usize, usize)) {
+        grow_ends(&mut self.keep, self.index.line_count(), self.cap, (front, back));
+    }
+
+    /// The cause lines of failure line `k` kept right after it: those stating
+    /// the values it compared (`Expected:`, `Received:`), else the first
+    /// [`NEAREST_CAUSES`] that are not blank.
+    fn nearest_causes(&self, k: usize) -> Vec<usize> {
+        let all = self.causes(k);
+        let values: Vec<usize> = all.iter().copied().filter(|&c| self.get(c).states_value()).take(VALUE_LINES).collect();
+        if !values.is_empty() {
+            return values;
+        }
+        all.into_iter().filter(|&c| !is_blank(self.index.line(c))).take(NEAREST_CAUSES).collect()
+    }
+
+    /// The cause lines of failure line `k`: the block under it (with the
+    /// blank lines inside it), then the lines just above it.
+    fn causes(&self, k: usize) -> Vec<usize> {
+        let n = self.n();
+        let mut out = Vec::new();
+        let mut pending = Vec::new();
+        let below = k + 1..(k + 2 + 2 * CAUSE_BELOW).min(n);
+        let mut records = self.signals.within(below.clone()).peekable();
+        for j in below {
+            let s = match records.peek() {
+                Some(&(l, s)) if l == j => {
+                    records.next();
+                    s
+                }
+                _ => LineSignal::default(),
+            };
+            if s.cause() {
+                out.append(&mut pending);
+                out.push(j);
+            } else if s.failure == Failure::None && !s.summary() && s.frame == Frame::None && pending.len() < 2 {
+                // Perhaps a blank line inside the block: kept only if more of it follows.
+                pending.push(j);
+            } else {
+                break;
+            }
+        }
+        // The line just above (a title, a command) right after the first line below.
+        let mut above = Vec::new();
+        let mut records = self.signals.within(k.saturating_sub(CAUSE_BELOW)..k).rev().peekable();
+        for j in (k.saturating_sub(CAUSE_BELOW)..k).rev() {
+            match records.peek() {
+                Some(&(l, s)) if l == j && s.cause() => {
+                    records.next();
+                    above.push(j);
+                }
+                _ => break,
+            }
+        }
+        let split = out.len().min(1);
+        let mut ordered: Vec<usize> = out[..split].to_vec();
+        ordered.extend(above.first());
+        ordered.extend(&out[split..]);
+        ordered.extend(above.iter().skip(1));
+        ordered
+    }
+
+    /// The stack trace of failure line `k`: the one under it and its cause
+    /// lines, else the compiler context right above it.
+    fn attached_trace(&self, k: usize) -> Option<std::ops::Range<usize>> {
+        self.below_trace(k).or_else(|| {
+            // A compiler's context, printed above its diagnostic.
+            let above = self.traces.holding(k.checked_sub(1)?)?;
+            Some(above.start..k)
+        })
+    }
+
+    /// The trace under failure line `k`, past its cause block: the first
+    /// frame line at most a cause window below it, with no failure or
+    /// summary line between.
+    fn below_trace(&self, k: usize) -> Option<std::ops::Range<usize>> {
+        let bound = k + 3 + 2 * CAUSE_BELOW;
+        for (j, s) in self.signals.within(k + 1..(bound + 1).min(self.n())) {
+            if s.frame != Frame::None {
+                return self.traces.holding(j).map(|t| j..t.end);
+            }
+            if j == bound || s.failure != Failure::None || s.summary() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Ranks the strong failure lines. The first line of each template is
+    /// distinct (a flood of one message counts once, by its first instance);
+    /// distinct lines are kept cluster by cluster (nearby lines of one text):
+    /// the last cluster (where reports and verdicts are), the first (where a
+    /// root cause often is), then inwards from both ends; within a cluster its
+    /// first and last line, then inwards. The other lines of each
+    /// template are repeats, spread over the output.
+    fn rank_failures(&self) -> Ranked {
+        let mut seen = Seen::new(self.signals.templates());
+        let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
+        for (k, s) in self.signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
+            if seen.insert(s.template) { distinct.push(k) } else { repeats.push(k) }
+        }
+        let mut clusters: Vec<Vec<usize>> = Vec::new();
+        for &k in &distinct {
+            match clusters.last_mut() {
+                Some(c)
+                    if k - c[c.len() - 1] <= CLUSTER_GAP && self.index.text_of(k) == self.index.text_of(c[0]) =>
+                {
+                    c.push(k)
+                }
+                _ => clusters.push(vec![k]),
+            }
+        }
+        let mut order = Vec::with_capacity(distinct.len());
+        for c in ends_inward(&clusters) {
+            order.extend(first_last_then_in(c));
+        }
+        Ranked { distinct: order, repeats: spread(&repeats) }
+    }
+}
+
+/// Templates seen so far: a bit per template id (ids are dense).
+struct Seen(Vec<u64>);
+
+impl Seen {
+    fn new(templates: u32) -> Self {
+        Seen(vec![0; templates as usize / 64 + 1])
+    }
+
+    /// Whether `id` was not seen before; marks it seen.
+    fn insert(&mut self, id: u32) -> bool {
+        let (word, bit) = (id as usize / 64, id % 64);
+        let new = self.0[word] & 1 << bit == 0;
+        self.0[word] |= 1 << bit;
+        new
+    }
+}
+
+/// Strong failure lines in the order they are kept.
+struct Ranked {
+    /// The first line of each template, ranked.
+    distinct: Vec<usize>,
+    /// The other lines of those templates, spread over the output.
+    repeats: Vec<usize>,
+}
+
+/// Adds lines of `keep` from both ends inward, `front` from the start for
+/// each `back` from the end, until one from each side has been refused.
+/// Cursors, not lists: each side steps over kept lines as it meets them.
+pub(crate) fn grow_ends(keep: &mut KeepSet<'_, '_>, n: usize, cap: usize, (front, back): (usize, usize)) {
+    let (mut next_front, mut next_back) = (0, n);
+    let (mut back_open, mut front_open) = (true, true);
+    while (back_open || front_open) && !keep.full() {
+        for _ in 0..back {
+            if back_open {
+                while next_back > 0 && keep.is_kept(next_back - 1) {
+                    next_back -= 1;
+                }
+                back_open = next_back > 0 && keep.add(next_back - 1, cap, Reason::Fill);
+            }
+        }
+        for _ in 0..front {
+            if front_open {
+                while next_front < n && keep.is_kept(next_front) {
+                    next_front += 1;
+                }
+                front_open = next_front < n && keep.add(next_front, cap, Reason::Fill);
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Orders in which candidate lines are offered to the keep-set, so that a
+//! budget too small for all of them still covers the whole output.
+
+/// The items of `xs` from both ends inward: last, first, second to last,
+/// second, and so on.
+pub fn ends_inward<T>(xs: &[T]) -> Vec<&T> {
+    let mut out = Vec::with_capacity(xs.len());
+    let (mut i, mut j) = (0, xs.len());
+    while i < j {
+        j -= 1;
+        out.push(&xs[j]);
+        if i < j {
+            out.push(&xs[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The items of `xs` from both ends inward: first, last, second, second
+/// to last, and so on.
+pub fn first_last_then_in(xs: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(xs.len());
+    let (mut i, mut j) = (0, xs.len());
+    while i < j {
+        out.push(xs[i]);
+        i += 1;
+        if i < j {
+            j -= 1;
+            out.push(xs[j]);
+        }
+    }
+    out
+}
+
+/// `xs` (ascending) reordered so any prefix is spread over the whole range:
+/// the first and last, then the middle, then the quarters, and so on.
+pub fn spread(xs: &[usize]) -> Vec<usize> {
+    spread_positions(xs.len()).map(|i| xs[i]).collect()
+}
+
+/// The positions `0..len` in [`spread`]'s order, one at a time: the ends,
+/// then the midpoint of every interval of the level before, left to right.
+/// Each level is walked from the top again, so the state is one path down
+/// the halving (a few dozen entries) and the whole walk is linear.
+pub fn spread_positions(len: usize) -> impl Iterator<Item = usize> {
+    let ends = match len {
+        0 => vec![],
+        1 => vec![0],
+        _ => vec![0, len - 1],
+    };
+    let mut level = 0usize;
+    // The intervals still to visit at depth `level`, as a stack of (a, b, depth).
+    let mut stack: Vec<(usize, usize, usize)> = if len > 2 { vec![(0, len - 1, 0)] } else { vec![] };
+    let mut found_at_level = false;
+    ends.into_iter().chain(std::iter::from_fn(move || {
+        loop {
+            let Some((a, b, depth)) = stack.pop() else {
+                if !found_at_level || len <= 2 {
+                    return None;
+                }
+                // The next level, from the top.
+                level += 1;
+                found_at_level = false;
+                stack.push((0, len - 1, 0));
+                continue;
+            };
+            if b - a < 2 {
+                continue;
+            }
+            let m = (a + b) / 2;
+            if depth == level {
+                found_at_level = true;
+                return Some(m);
+            }
+            // Right pushed first, so the left is visited first.
+            stack.push((m, b, depth + 1));
+            stack.push((a, m, depth + 1));
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_cover_every_item_once() {
+        let xs: Vec<usize> = (0..37).collect();
+        for order in [spread(&xs), first_last_then_in(&xs), ends_inward(&xs).into_iter().copied().collect()] {
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, xs);
+        }
+        assert_eq!(&spread(&xs)[..3], [0, 36, 18]);
+        assert_eq!(&first_last_then_in(&xs)[..3], [0, 36, 1]);
+        assert_eq!(ends_inward(&xs)[..3], [&36, &0, &35]);
+    }
+
+    /// The reference: a breadth-first walk of the halving with a queue.
+    fn spread_by_queue(xs: &[usize]) -> Vec<usize> {
+        if xs.len() <= 2 {
+            return xs.to_vec();
+        }
+        let mut out = vec![xs[0], xs[xs.len() - 1]];
+        let mut queue = std::collections::VecDeque::from([(0usize, xs.len() - 1)]);
+        while let Some((a, b)) = queue.pop_front() {
+            if b - a < 2 {
+                continue;
+            }
+            let m = (a + b) / 2;
+            out.push(xs[m]);
+            queue.push_back((a, m));
+            queue.push_back((m, b));
+        }
+        out
+    }
+
+    #[test]
+    fn spread_walks_levels_as_a_queue_would() {
+        for len in 0..300 {
+            let xs: Vec<usize> = (0..len).map(|i| i * 3).collect();
+            assert_eq!(spread(&xs), spread_by_queue(&xs), "len {len}");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The plan of texts that all have an outline (see [`outline`](super::outline)):
+//! the first and last lines, the caller's spans, then each tier of every
+//! text in turn, each spread over its text, then both ends in the head:tail
+//! ratio.
+
+use super::index::LineIndex;
+use super::keep::KeepSet;
+use super::kind::Kind;
+use super::log_plan::grow_ends;
+use super::order::spread_positions;
+use super::{LineOptions, Reason, outline};
+
+/// Lines of each outline tier kept in order before the rest is spread.
+const OUTLINE_HEAD: usize = 4;
+
+/// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`.
+pub(crate) fn plan_outline(
+    index: &LineIndex<'_>,
+    keep: &mut KeepSet<'_, '_>,
+    kinds: &[Kind],
+    options: &LineOptions,
+    touched: &[usize],
+    cap: usize,
+    (head, tail): (u64, u64),
+) {
+    let n = index.line_count();
+    keep.add(0, cap, Reason::Start);
+    for k in (0..n).rev().take(options.edge) {
+        keep.add(k, cap, Reason::End);
+    }
+    for &k in touched {
+        keep.add(k, cap, Reason::Span);
+    }
+    let tiers: Vec<Vec<Vec<u32>>> = (0..index.texts.len()).map(|t| outline::tiers(kinds[t], index.lines_of(t))).collect();
+    for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
+        for (t, text) in tiers.iter().enumerate() {
+            // The first few in order (the top of a file, the newest commit), then spread.
+            let start = index.bounds[t].start;
+            let tier = text.get(level).map_or(&[][..], Vec::as_slice);
+            let first = tier.len().min(OUTLINE_HEAD);
+            let rest = &tier[first..];
+            let spread = spread_positions(rest.len()).map(|i| rest[i] as usize);
+            for k in tier[..first].iter().map(|&k| k as usize).chain(spread) {
+                if keep.full() {
+                    break;
+                }
+                keep.add(start + k, cap, Reason::Outline);
+            }
+        }
+    }
+    let (head_w, tail_w) = (head.max(1), tail.max(1));
+    grow_ends(keep, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
+}
