@@ -66,7 +66,17 @@ pub fn ordered<S: ?Sized, H: std::ops::DerefMut<Target = S>, T: Send>(
     fn wait<'a, T>(cv: &Condvar, guard: MutexGuard<'a, State<T>>) -> MutexGuard<'a, State<T>> {
         cv.wait(guard).unwrap_or_else(PoisonError::into_inner)
     }
+    /// Ends the helper's work when this thread leaves, normally or by a
+    /// panic (which the scope would otherwise wait on a helper for ever).
+    struct Done<'a, T>(&'a (Mutex<State<T>>, Condvar), usize);
+    impl<T> Drop for Done<'_, T> {
+        fn drop(&mut self) {
+            self.0.0.lock().unwrap_or_else(PoisonError::into_inner).claimed = self.1;
+            self.0.1.notify_all();
+        }
+    }
     std::thread::scope(|scope| {
+        let _done = Done(&shared, n);
         let helper = std::thread::Builder::new().spawn_scoped(scope, || {
             let _gone = Gone(&shared);
             let mut held = theirs();
@@ -135,13 +145,20 @@ mod tests {
         for n in [0, 1, 2, 3, 17, 200] {
             let mut seen = Vec::new();
             let mut mine = 0usize;
-            ordered(n, 3, &mut mine, || Box::new(0usize), |count, k| {
-                *count += 1;
-                k * k
-            }, |k, item| {
-                assert_eq!(item, k * k);
-                seen.push(k);
-            });
+            ordered(
+                n,
+                3,
+                &mut mine,
+                || Box::new(0usize),
+                |count, k| {
+                    *count += 1;
+                    k * k
+                },
+                |k, item| {
+                    assert_eq!(item, k * k);
+                    seen.push(k);
+                },
+            );
             assert_eq!(seen, (0..n).collect::<Vec<_>>());
         }
     }

@@ -7,7 +7,8 @@ use libfuzzer_sys::fuzz_target;
 use tool_result_pruner::content::{Block, render_texts};
 use tool_result_pruner::hash::content_hash;
 use tool_result_pruner::markers::{expand, recover};
-use tool_result_pruner::strategy::lines::doc::Doc;
+use tool_result_pruner::strategy::lines::Kept;
+use tool_result_pruner::strategy::lines::index::LineIndex;
 use tool_result_pruner::strategy::lines::render::{Fate, render_blocks};
 use tool_result_pruner::text::{is_high_surrogate, is_low_surrogate, split_lines};
 use tool_result_pruner_fuzz::units;
@@ -48,8 +49,8 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     let blocks = [Block::Text(&text)];
-    let doc = Doc::new(&blocks).expect("fuzz inputs are short");
-    let plan = render_blocks(&blocks, &doc, &fates);
+    let index = LineIndex::new(&blocks).expect("fuzz inputs are short");
+    let plan = render_blocks(&blocks, &index, &Kept::from_fates(&fates));
     let content = render_texts(&blocks, &plan).collect::<Vec<_>>().concat();
     let recovered = plan.recovered(&blocks);
     assert_eq!(expand(&content, &recovered), text);

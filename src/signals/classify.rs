@@ -22,7 +22,7 @@ use regex_automata::{Input, MatchKind, PatternID, PatternSet};
 use super::Failure;
 use super::prefilter::{Anchors, starts_pytest_detail};
 use super::rules::{RULES, Says, ascii_regex, narrowed_anchor, weak_failure, without_quoted};
-use super::view::{content_start, view};
+use super::view::{content_start, view_from};
 
 /// What the rules say about one line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,8 +49,6 @@ pub struct Opens {
     pub traceback: bool,
     /// A Rust panic, whose message is the next line.
     pub panic: bool,
-    /// The line's indentation (tabs counting four).
-    pub indent: u16,
 }
 
 impl Verdict {
@@ -269,8 +267,9 @@ impl Classifier {
     /// which the keyword scan flagged with `gate` bits. The line's view is
     /// left in `self.view`.
     pub fn classify(&mut self, line: &[u16], gate: u8) -> Verdict {
-        let pytest_detail = starts_pytest_detail(&line[content_start(line)..]);
-        view(line, &mut self.view);
+        let at = content_start(line);
+        let pytest_detail = starts_pytest_detail(&line[at..]);
+        view_from(line, at, &mut self.view);
         let view = std::mem::take(&mut self.view);
         let verdict = self.read(&view, pytest_detail, gate);
         self.view = view;

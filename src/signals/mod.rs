@@ -27,8 +27,8 @@ use crate::text::TextLines;
 use classify::{Classifier, Verdict};
 use templates::Templates;
 pub use traces::{Frame, Traces};
-pub use view::view;
 use view::content_start;
+pub use view::view;
 
 /// How strongly a line signals a failure, weakest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,18 +50,20 @@ pub struct LineSignal {
     pub failure: Failure,
     /// Part of a stack trace, and whose code the frame is.
     pub frame: Frame,
-    flags: u8,
+    flags: u16,
     /// Template of a failure or summary line (0 for other lines).
     pub template: u32,
 }
 
-const PASS: u8 = 1;
-const SUMMARY: u8 = 2;
-const FAILING_SUMMARY: u8 = 4;
-const FRAME_HEAD: u8 = 8;
-const CAUSE: u8 = 16;
-const STATES_VALUE: u8 = 32;
-const JOB_VERDICT: u8 = 64;
+const PASS: u16 = 1;
+const SUMMARY: u16 = 2;
+const FAILING_SUMMARY: u16 = 4;
+const FRAME_HEAD: u16 = 8;
+const CAUSE: u16 = 16;
+const STATES_VALUE: u16 = 32;
+const JOB_VERDICT: u16 = 64;
+const TRACEBACK: u16 = 128;
+const PANIC: u16 = 256;
 
 macro_rules! flag {
     ($get:ident, $set:ident, $bit:ident, $doc:literal) => {
@@ -84,8 +86,20 @@ impl LineSignal {
     flag!(failing_summary, set_failing_summary, FAILING_SUMMARY, "A summary that counts failures (`17 failed`).");
     flag!(frame_head, set_frame_head, FRAME_HEAD, "The first line of a frame (a trace's frames start at these).");
     flag!(cause, set_cause, CAUSE, "Explains a strong failure: the block under it, or the lines just above.");
-    flag!(states_value, set_states_value, STATES_VALUE, "A cause line that states a value the failure compared (`Expected: 3`).");
-    flag!(job_verdict, set_job_verdict, JOB_VERDICT, "A CI runner's verdict on a step or job (`##[error]`); what follows is cleanup.");
+    flag!(
+        states_value,
+        set_states_value,
+        STATES_VALUE,
+        "A cause line that states a value the failure compared (`Expected: 3`)."
+    );
+    flag!(
+        job_verdict,
+        set_job_verdict,
+        JOB_VERDICT,
+        "A CI runner's verdict on a step or job (`##[error]`); what follows is cleanup."
+    );
+    flag!(traceback, set_traceback, TRACEBACK, "A strong failure that opens a Python traceback.");
+    flag!(panic, set_panic, PANIC, "A strong failure that reports a Rust panic (its message is the next line).");
 
     /// Whether the line carries anything at all.
     pub fn is_signal(&self) -> bool {
@@ -167,8 +181,7 @@ impl Signals {
         let windows = prefilter::windows(lines);
         let mut reading = Reading::new(self, base);
         Classifier::with(|c| {
-            let mut templates = Templates::new(lines.len(), reading.signals.last_template);
-            let mut strong = Vec::new();
+            let mut templates = Templates::new(lines.text.len(), reading.signals.last_template);
             // Each window's verdicts, taken in line order: templates, records.
             let mut take = |chunk: Chunk, templates: &mut Templates| {
                 reading.cost.flagged += chunk.verdicts.len();
@@ -178,11 +191,10 @@ impl Signals {
                     s.set_summary(verdict.summary);
                     s.set_failing_summary(verdict.failing_summary);
                     s.set_job_verdict(verdict.job_verdict);
+                    s.set_traceback(verdict.opens.traceback);
+                    s.set_panic(verdict.opens.panic);
                     if verdict.templated() {
                         s.template = templates.id_of_words(words);
-                    }
-                    if verdict.failure == Failure::Strong {
-                        strong.push((k, verdict.opens));
                     }
                     if s.is_signal() {
                         reading.push(k, s);
@@ -214,13 +226,19 @@ impl Signals {
                 );
                 c.evaluations = evaluations.into_inner();
             }
+            // The strong failures the keyword scan found, in order: what
+            // follows each (the trace reading adds only lines of its own, or
+            // changes these records in place).
+            let records = reading.first..reading.signals.lines.len();
             let mut follower = traces::Follower::new(lines, &mut reading, c, &mut templates);
             let mut next = 0;
-            for &(i, opens) in &strong {
-                if i < next {
+            for r in records {
+                let (line, s) = follower.record_at(r);
+                let i = line - base;
+                if s.failure != Failure::Strong || i < next {
                     continue;
                 }
-                next = follower.follow(i, opens);
+                next = follower.follow(i, s);
             }
             reading.cost.evaluations += c.evaluations;
             reading.cost.comparisons += templates.comparisons;
@@ -270,7 +288,9 @@ impl Chunk {
 
     /// (line, verdict, words) in line order.
     fn iter(&self) -> impl Iterator<Item = (usize, Verdict, &[templates::Word])> + '_ {
-        self.verdicts.iter().map(|&(k, v, at, len)| (k as usize, v, &self.words[at as usize..at as usize + len as usize]))
+        self.verdicts
+            .iter()
+            .map(|&(k, v, at, len)| (k as usize, v, &self.words[at as usize..at as usize + len as usize]))
     }
 }
 
@@ -305,19 +325,24 @@ impl<'s> Reading<'s> {
     fn record(&self, k: usize) -> Option<usize> {
         let global = (self.base + k) as u32;
         let lines = &self.signals.lines[self.first..];
-        let hint = self.hint.get().min(lines.len());
-        let window = hint.saturating_sub(2)..(hint + 3).min(lines.len());
-        let at = match lines[window.clone()].binary_search(&global) {
-            Ok(i) => Ok(window.start + i),
-            // Within the window's span but absent: no record.
-            Err(i) if i > 0 && i < window.len() => Err(window.start + i),
-            _ => lines.binary_search(&global),
-        };
-        let i = match at {
-            Ok(i) | Err(i) => i,
-        };
-        self.hint.set(i);
-        at.ok().map(|i| self.first + i)
+        let hint = self.hint.get();
+        // The record asked about last, and its neighbours, first.
+        for at in [hint, hint + 1, hint.wrapping_sub(1), hint + 2] {
+            if lines.get(at) == Some(&global) {
+                self.hint.set(at);
+                return Some(self.first + at);
+            }
+        }
+        match lines.binary_search(&global) {
+            Ok(at) => {
+                self.hint.set(at);
+                Some(self.first + at)
+            }
+            Err(at) => {
+                self.hint.set(at);
+                None
+            }
+        }
     }
 
     /// The signal of text line `k` so far.
@@ -578,7 +603,10 @@ mod tests {
     fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
         let tap = "ok 1 - parses\n# limits array indices\nnot ok 2 - should be deeply equivalent\n  ---\n    expected: 1\n    actual: 2\n  ...\nok 3 - next\n";
         let s = classify(tap);
-        assert_eq!(s.iter().map(|x| x.cause()).collect::<Vec<_>>(), [false, true, false, true, true, true, true, false]);
+        assert_eq!(
+            s.iter().map(|x| x.cause()).collect::<Vec<_>>(),
+            [false, true, false, true, true, true, true, false]
+        );
         let mocha =
             "  1) parseAdminQuery\n       parses two sorts:\n     TypeError: parsed.sort.split is not a function\n";
         let s = classify(mocha);

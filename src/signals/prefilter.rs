@@ -58,7 +58,10 @@ impl Literals {
         match packed {
             Some(searcher) => Literals::Packed(searcher),
             None => Literals::Automaton(
-                AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostFirst).build(literals).expect("static literals"),
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .build(literals)
+                    .expect("static literals"),
             ),
         }
     }
@@ -105,7 +108,9 @@ impl Anchors {
 /// the weak words (see [`rules::anchors`](super::rules::anchors)).
 fn triggers() -> &'static Anchors {
     static TRIGGERS: OnceLock<Anchors> = OnceLock::new();
-    TRIGGERS.get_or_init(|| Anchors::new(super::rules::anchors().into_iter().map(|a| (super::rules::narrowed_anchor(a), 0))))
+    TRIGGERS.get_or_init(|| {
+        Anchors::new(super::rules::anchors().into_iter().map(|a| (super::rules::narrowed_anchor(a), 0)))
+    })
 }
 
 /// `E   ` at the start of a line's content (pytest's assertion details).
@@ -176,7 +181,12 @@ pub(crate) struct Buffers {
 /// path-like token (a match inside `dist/lib/error-once.js` is not a
 /// reason to look closer), starting with a failure glyph, or pytest's
 /// `E   ` lines.
-pub(crate) fn flag_window(lines: TextLines<'_>, window: Range<usize>, buffers: &mut Buffers, flagged: &mut Vec<Flagged>) {
+pub(crate) fn flag_window(
+    lines: TextLines<'_>,
+    window: Range<usize>,
+    buffers: &mut Buffers,
+    flagged: &mut Vec<Flagged>,
+) {
     let text = lines.text;
     let Buffers { narrowed, found } = buffers;
     let (first, last) = (window.start, window.end - 1);
@@ -251,7 +261,8 @@ pub(crate) fn flag_window(lines: TextLines<'_>, window: Range<usize>, buffers: &
         } else {
             flagged.extend(found.iter().map(|&k| {
                 let r = lines.range(k as usize);
-                let gate = if whole { super::classify::gate(&narrowed[r.start - start..r.end - start]) } else { u8::MAX };
+                let gate =
+                    if whole { super::classify::gate(&narrowed[r.start - start..r.end - start]) } else { u8::MAX };
                 Flagged { line: k, gate }
             }));
         }
@@ -349,7 +360,12 @@ mod tests {
 
     #[test]
     fn windows_hold_whole_lines_up_to_the_window() {
-        for text in [String::new(), "a\n".repeat(70_000), format!("x{}\nshort\n", "y".repeat(3 * SCAN_WINDOW)), "abc".to_owned()] {
+        for text in [
+            String::new(),
+            "a\n".repeat(70_000),
+            format!("x{}\nshort\n", "y".repeat(3 * SCAN_WINDOW)),
+            "abc".to_owned(),
+        ] {
             let t = crate::text::utf16(&text);
             let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
             let lines = TextLines { text: &t, starts: &starts };

@@ -185,33 +185,40 @@ pub(crate) fn narrowed_anchor(anchor: &str) -> Vec<u8> {
 /// keyword quoted in code (`includes("FAIL")`) is not read as a verdict;
 /// returns whether anything was removed (when not, `out` is to be ignored:
 /// the view stands as it is). A `'` right after a letter is an apostrophe,
-/// not a quote, and an unclosed quote was not a quotation after all.
+/// not a quote, and an unclosed quote was not a quotation after all. The
+/// quotes are ASCII, so the view is copied in runs between them.
 pub(crate) fn without_quoted(view: &str, out: &mut String) -> bool {
     out.clear();
-    if memchr::memchr3(b'"', b'`', b'\'', view.as_bytes()).is_none() {
+    let b = view.as_bytes();
+    if b.len() < 2 {
         return false;
     }
-    let mut quote = None;
-    let mut previous = ' ';
+    let mut kept_from = 0;
     let mut removed = false;
-    for c in view.chars() {
-        match quote {
-            Some(q) if c == q => {
-                quote = None;
-                out.push(c);
-            }
-            Some(_) => removed = true,
-            None => {
-                out.push(c);
-                let opens = matches!(c, '"' | '`') || (c == '\'' && !previous.is_alphanumeric());
-                if opens && view.len() > 1 {
-                    quote = Some(c);
-                }
-            }
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr3(b'"', b'`', b'\'', &b[at..]) {
+        let i = at + offset;
+        let q = b[i];
+        // An apostrophe: the character before it is a letter or a digit.
+        let apostrophe = q == b'\'' && view[..i].chars().next_back().is_some_and(char::is_alphanumeric);
+        if apostrophe {
+            at = i + 1;
+            continue;
         }
-        previous = c;
+        // A quotation opens at `i`: its closing quote, if there is one.
+        let Some(close) = memchr::memchr(q, &b[i + 1..]).map(|o| i + 1 + o) else {
+            return false;
+        };
+        out.push_str(&view[kept_from..=i]);
+        removed |= close > i + 1;
+        kept_from = close;
+        at = close + 1;
     }
-    removed && quote.is_none()
+    if !removed {
+        return false;
+    }
+    out.push_str(&view[kept_from..]);
+    true
 }
 
 /// Weak failure words: whole words (not part of an identifier such as
@@ -243,4 +250,43 @@ pub(crate) fn weak_failure(view: &str) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule a character at a time: the reference.
+    fn without_quoted_by_chars(view: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut quote = None;
+        let mut previous = ' ';
+        for c in view.chars() {
+            match quote {
+                Some(q) if c == q => {
+                    quote = None;
+                    out.push(c);
+                }
+                Some(_) => {}
+                None => {
+                    out.push(c);
+                    let opens = matches!(c, '"' | '`') || (c == '\'' && !previous.is_alphanumeric());
+                    if opens && view.len() > 1 {
+                        quote = Some(c);
+                    }
+                }
+            }
+            previous = c;
+        }
+        (quote.is_none() && out != view).then_some(out)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quotes_come_out_as_the_character_rule_takes_them(view in "[a-zé1 '\"`x]{0,40}") {
+            let mut out = String::new();
+            let removed = without_quoted(&view, &mut out);
+            proptest::prop_assert_eq!(removed.then_some(out), without_quoted_by_chars(&view));
+        }
+    }
 }

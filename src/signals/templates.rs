@@ -21,10 +21,14 @@
 
 /// Words beyond this many are not compared (long lines are rare and costly).
 pub const MAX_WORDS: usize = 24;
-/// Templates a bucket holds; the most a line is compared with.
+/// Templates a bucket holds; the most a line is compared with. At most 64:
+/// a bucket's agreeing keys are found as a 64-bit mask.
 pub const WAYS: usize = 64;
+const _: () = assert!(WAYS <= 64);
 /// Most buckets a table has.
 const MAX_BUCKETS: usize = 1024;
+/// Code units of text a template's room in the table stands for.
+const UNITS_A_TEMPLATE: usize = 128;
 
 /// A word as templates compare it: a hash of a literal word, or [`ANY`].
 pub type Word = u32;
@@ -42,6 +46,8 @@ pub struct Templates {
     used: Vec<u64>,
     words: Vec<[Word; MAX_WORDS]>,
     buckets: usize,
+    /// The most `buckets` may grow to.
+    most_buckets: usize,
     next_id: u32,
     clock: u64,
     /// The words of the line being read (a buffer, so they are written once).
@@ -56,16 +62,21 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// A table for about `lines` templated lines (a few bytes each), whose
-    /// ids start after `first_id`. Nothing is allocated until a line is read.
-    pub fn new(lines: usize, first_id: u32) -> Self {
-        let buckets = (lines / 1024).clamp(1, MAX_BUCKETS).next_power_of_two();
+    /// A table for a text of `units` code units, whose ids start after
+    /// `first_id`. It starts at one bucket and doubles while a full bucket
+    /// would push a template out, up to a size of one template per
+    /// [`UNITS_A_TEMPLATE`] units of text (at most [`MAX_BUCKETS`] buckets),
+    /// so its memory follows the templates seen, bounded by the text.
+    /// Nothing is allocated until a line is read.
+    pub fn new(units: usize, first_id: u32) -> Self {
+        let most = (units / UNITS_A_TEMPLATE / WAYS).clamp(1, MAX_BUCKETS).next_power_of_two();
         Templates {
+            most_buckets: most,
             keys: Vec::new(),
             ids: Vec::new(),
             used: Vec::new(),
             words: Vec::new(),
-            buckets,
+            buckets: 1,
             next_id: first_id,
             clock: 0,
             line: [ANY; MAX_WORDS],
@@ -148,7 +159,16 @@ impl Templates {
             return self.ids[i];
         }
         self.next_id += 1;
-        let at = ways.min_by_key(|&i| if self.keys[i] == 0 { 0 } else { self.used[i] }).expect("a bucket has ways");
+        let mut at =
+            ways.clone().min_by_key(|&i| if self.keys[i] == 0 { 0 } else { self.used[i] }).expect("a bucket has ways");
+        if self.keys[at] != 0 && self.buckets < self.most_buckets {
+            // The bucket is full: twice the buckets rather than a template
+            // pushed out (unless its templates all share this key's half).
+            self.grow();
+            let bucket = (mix(key) as usize) & (self.buckets - 1);
+            let ways = bucket * WAYS..bucket * WAYS + WAYS;
+            at = ways.min_by_key(|&i| if self.keys[i] == 0 { 0 } else { self.used[i] }).expect("a bucket has ways");
+        }
         self.keys[at] = key;
         self.ids[at] = self.next_id;
         self.used[at] = self.clock;
@@ -157,6 +177,32 @@ impl Templates {
         }
         self.remember(len, at);
         self.next_id
+    }
+
+    /// Doubles the buckets, every template moved to its new bucket (each old
+    /// bucket splits into two, so none overflows). The last line's slot
+    /// moves with its template.
+    fn grow(&mut self) {
+        let buckets = self.buckets * 2;
+        let slots = buckets * WAYS;
+        let (mut keys, mut ids, mut used) = (vec![0u64; slots], vec![0u32; slots], vec![0u64; slots]);
+        let mut words = vec![[ANY; MAX_WORDS]; slots];
+        let mut filled = vec![0usize; buckets];
+        let mut last = None;
+        for i in 0..self.keys.len() {
+            if self.keys[i] == 0 {
+                continue;
+            }
+            let bucket = (mix(self.keys[i]) as usize) & (buckets - 1);
+            let at = bucket * WAYS + filled[bucket];
+            filled[bucket] += 1;
+            (keys[at], ids[at], used[at], words[at]) = (self.keys[i], self.ids[i], self.used[i], self.words[i]);
+            if self.last.2 == Some(i) {
+                last = Some(at);
+            }
+        }
+        (self.keys, self.ids, self.used, self.words, self.buckets) = (keys, ids, used, words, buckets);
+        self.last.2 = last;
     }
 
     /// Keeps the line's words as the last ones read, and the slot they joined.
@@ -183,48 +229,51 @@ pub fn words_of(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
 /// hashed from a few 8-byte loads, not byte by byte.
 fn ascii_words(view: &[u8], words: &mut [Word; MAX_WORDS]) -> usize {
     let mut len = 0;
-    // The word being read: where it started, and whether it is variable so far.
-    let mut word: Option<(usize, bool)> = None;
+    // A word still open at the end of the chunk before: its start, and
+    // whether it is variable so far.
+    let mut open: Option<(usize, bool)> = None;
     let mut base = 0;
-    while base < view.len() {
-        let chunk = &view[base..(base + 64).min(view.len())];
+    while base < view.len() && len < MAX_WORDS {
+        let n = (view.len() - base).min(64);
         let (spaces, variables) = masks(view, base);
-        let n = chunk.len();
-        let mut i = 0;
-        while i < n {
-            match word {
-                None => {
-                    // The next byte that is not a space starts a word.
-                    let starts = !spaces >> i;
-                    let skip = starts.trailing_zeros() as usize;
-                    if starts == 0 || i + skip >= n {
-                        break;
-                    }
-                    i += skip;
-                    word = Some((base + i, false));
-                }
-                Some((start, variable)) => {
-                    let ends = spaces >> i;
-                    let run = if ends == 0 { n - i } else { (ends.trailing_zeros() as usize).min(n - i) };
-                    let within = if run >= 64 { u64::MAX } else { (1u64 << run) - 1 };
-                    let variable = variable || (variables >> i) & within != 0;
-                    i += run;
-                    if i < n {
-                        words[len] = if variable { ANY } else { hash_word(view, start, base + i) };
-                        len += 1;
-                        if len == MAX_WORDS {
-                            return len;
-                        }
-                        word = None;
-                    } else {
-                        word = Some((start, variable));
-                    }
-                }
+        // Bytes past the view count as space, so a last word ends there.
+        let beyond = if n == 64 { 0 } else { u64::MAX << n };
+        let space = spaces | beyond;
+        let after_space = (space << 1) | u64::from(open.is_none());
+        let mut starts = !space & after_space;
+        let mut ends = space & !after_space;
+        let below = |bits: u32| if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        if let Some((start, variable)) = open {
+            if ends == 0 {
+                open = Some((start, variable || variables != 0));
+                base += 64;
+                continue;
             }
+            let e = ends.trailing_zeros();
+            ends &= ends - 1;
+            let variable = variable || variables & below(e) != 0;
+            words[len] = if variable { ANY } else { hash_word(view, start, base + e as usize) };
+            len += 1;
+            open = None;
+        }
+        while starts != 0 && len < MAX_WORDS {
+            let b = starts.trailing_zeros();
+            starts &= starts - 1;
+            if ends == 0 {
+                open = Some((base + b as usize, variables >> b != 0));
+                break;
+            }
+            let e = ends.trailing_zeros();
+            ends &= ends - 1;
+            let variable = (variables >> b) & below(e - b) != 0;
+            words[len] = if variable { ANY } else { hash_word(view, base + b as usize, base + e as usize) };
+            len += 1;
         }
         base += 64;
     }
-    if let Some((start, variable)) = word {
+    if let Some((start, variable)) = open
+        && len < MAX_WORDS
+    {
         words[len] = if variable { ANY } else { hash_word(view, start, view.len()) };
         len += 1;
     }
@@ -233,25 +282,61 @@ fn ascii_words(view: &[u8], words: &mut [Word; MAX_WORDS]) -> usize {
 
 /// The white-space and variable-byte masks of the (up to) 64 ASCII bytes
 /// of `view` from `base` (bit `i` for byte `base + i`): SSE2 compares on
-/// x86-64, else (or with the portable paths forced) [`masks_portable`],
-/// which the tests hold them to.
+/// x86-64, else (or with the portable paths forced) [`masks_swar`]; the
+/// tests hold both to [`masks_by_bytes`].
 #[inline]
 fn masks(view: &[u8], base: usize) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::sse2() {
         return masks_sse2(view, base);
     }
-    masks_portable(&view[base..(base + 64).min(view.len())])
+    masks_swar(&view[base..(base + 64).min(view.len())])
 }
 
 /// [`masks`] a byte at a time: the reference.
-fn masks_portable(chunk: &[u8]) -> (u64, u64) {
+fn masks_by_bytes(chunk: &[u8]) -> (u64, u64) {
     let (mut spaces, mut variables) = (0u64, 0u64);
     for (i, &b) in chunk.iter().enumerate() {
         spaces |= u64::from(is_space(b)) << i;
         variables |= u64::from(is_variable(b)) << i;
     }
     (spaces, variables)
+}
+
+/// [`masks`] eight bytes at a time in a `u64` (SIMD within a register), for
+/// CPUs this crate has no vector path for. Bytes are ASCII, so each byte's
+/// top bit is free: a byte-wise compare sets it without carries between
+/// bytes, and one multiply gathers the eight top bits into a byte.
+fn masks_swar(chunk: &[u8]) -> (u64, u64) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Top bit of each byte of `x` that equals `b`.
+    let eq = |x: u64, b: u8| {
+        let t = x ^ (LOW * u64::from(b));
+        !(((t & !HIGH) + !HIGH) | t) & HIGH
+    };
+    // Top bit of each byte of `x` in `lo..=hi` (bytes below 0x80).
+    let within = |x: u64, lo: u8, hi: u8| {
+        let at_least = x + LOW * u64::from(0x80 - lo);
+        let above = x + LOW * u64::from(0x7F - hi);
+        at_least & !above & HIGH
+    };
+    // The eight top bits as bits 0..8, byte 0's first.
+    let gather = |m: u64| (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let (mut spaces, mut variables) = (0u64, 0u64);
+    let mut eights = chunk.chunks_exact(8);
+    let mut at = 0;
+    for eight in &mut eights {
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        let space = eq(x, b' ') | within(x, b'\t', b'\r');
+        let variable = within(x, b'0', b'9') | eq(x, b'/') | eq(x, b'\\') | eq(x, b'"') | eq(x, b'\'') | eq(x, b'`');
+        spaces |= gather(space) << at;
+        variables |= gather(variable) << at;
+        at += 8;
+    }
+    let (s, v) = masks_by_bytes(eights.remainder());
+    // `at` is 64 only when nothing remains (`s` and `v` are then 0).
+    (spaces | s << (at % 64), variables | v << (at % 64))
 }
 
 /// [`masks`] sixteen bytes at a time with SSE2 (part of every x86-64 CPU);
@@ -262,7 +347,7 @@ fn masks_sse2(view: &[u8], base: usize) -> (u64, u64) {
     use std::arch::x86_64::*;
     let n = (view.len() - base).min(64);
     if view.len() < 16 {
-        return masks_portable(&view[base..base + n]);
+        return masks_swar(&view[base..base + n]);
     }
     // SAFETY: SSE2 is baseline on x86-64; every load reads 16 bytes inside `view`.
     let group = |at: usize| unsafe {
@@ -319,7 +404,7 @@ fn is_variable(b: u8) -> bool {
 /// The hash of the word `view[start..end]` from 8-byte loads (two for a
 /// word of up to sixteen bytes, one per eight bytes of a longer one),
 /// mixed; never the wildcard.
-#[inline]
+#[inline(always)]
 fn hash_word(view: &[u8], start: usize, end: usize) -> Word {
     // Eight bytes from `at`, the bytes from `end` on zeroed.
     let load = |at: usize| {
@@ -410,11 +495,25 @@ mod tests {
 
     proptest::proptest! {
         #[test]
+        fn words_are_those_of_a_plain_split(view in "[ a-z0-9/\t]{0,300}") {
+            let mut words = [ANY; MAX_WORDS];
+            let len = ascii_words(view.as_bytes(), &mut words);
+            let want: Vec<Word> = view
+                .split_ascii_whitespace()
+                .take(MAX_WORDS)
+                .map(|w| if w.bytes().any(is_variable) { ANY } else { hash_word(w.as_bytes(), 0, w.len()) })
+                .collect();
+            proptest::prop_assert_eq!(&words[..len], &want[..]);
+        }
+
+        #[test]
         fn every_mask_path_agrees_with_the_reference(bytes in proptest::collection::vec(0u8..0x80, 0..200), at in 0usize..200) {
             let base = at.min(bytes.len().saturating_sub(1));
             if !bytes.is_empty() {
-                let want = masks_portable(&bytes[base..(base + 64).min(bytes.len())]);
+                let chunk = &bytes[base..(base + 64).min(bytes.len())];
+                let want = masks_by_bytes(chunk);
                 proptest::prop_assert_eq!(masks(&bytes, base), want);
+                proptest::prop_assert_eq!(masks_swar(chunk), want);
                 #[cfg(target_arch = "x86_64")]
                 proptest::prop_assert_eq!(masks_sse2(&bytes, base), want);
             }

@@ -24,6 +24,7 @@ use regex::bytes::Regex;
 use super::classify::{Classifier, Opens};
 use super::rules::ascii_regex;
 use super::templates::Templates;
+use super::view::escape_len;
 use super::view::{content_start, indented, view};
 use super::{Failure, LineSignal, Reading, Signals};
 use crate::text::TextLines;
@@ -184,11 +185,44 @@ fn finders() -> &'static (memchr::memmem::Finder<'static>, memchr::memmem::Finde
 /// What strong failure line `view` opens (see [`Opens`]).
 pub(crate) fn opens(view: &str) -> Opens {
     let (traceback, panicked) = finders();
-    Opens {
-        traceback: traceback.find(view.as_bytes()).is_some(),
-        panic: panicked.find(view.as_bytes()).is_some(),
-        indent: indent_of(view).min(usize::from(u16::MAX)) as u16,
+    Opens { traceback: traceback.find(view.as_bytes()).is_some(), panic: panicked.find(view.as_bytes()).is_some() }
+}
+
+/// The indentation of `line`'s view (see [`indent_of`]), read off its code
+/// units as [`view`] reads them: after a CI timestamp, escapes skipped, a
+/// tree's box drawing a space while only spaces and tabs precede it.
+fn line_indent(line: &[u16]) -> usize {
+    let mut at = content_start(line);
+    let mut indent = 0;
+    let mut leading = true;
+    while at < line.len() {
+        let u = line[at];
+        if leading && (0x2500..=0x257F).contains(&u) {
+            indent += 1;
+            at += 1;
+            continue;
+        }
+        match u {
+            0x1B => {
+                at += escape_len(&line[at..]).unwrap_or(1);
+                continue;
+            }
+            0x5E if escape_len(&line[at..]).is_some() => {
+                at += escape_len(&line[at..]).unwrap_or(1);
+                continue;
+            }
+            0x0D | 0x0A => {}
+            0x20 => indent += 1,
+            0x09 => indent += 4,
+            0x0B | 0x0C | 0x85 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 => {
+                indent += 1;
+                leading = false;
+            }
+            _ => return indent,
+        }
+        at += 1;
     }
+    indent
 }
 
 /// Leading whitespace of a view, tabs counting four.
@@ -246,10 +280,15 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
     /// Reads around strong failure line `i`: the compiler context and the
     /// cause lines above it, then what follows. Returns the first line not
     /// consumed.
-    pub(crate) fn follow(&mut self, i: usize, opens: Opens) -> usize {
+    pub(crate) fn follow(&mut self, i: usize, signal: LineSignal) -> usize {
         self.mark_context_above(i);
         self.mark_cause_above(i);
-        self.follow_below(i, opens)
+        self.follow_below(i, signal)
+    }
+
+    /// The keyword scan's record at position `r` of the records: (line, signal).
+    pub(crate) fn record_at(&self, r: usize) -> (usize, LineSignal) {
+        (self.reading.signals.lines[r] as usize, self.reading.signals.signals[r])
     }
 
     /// Marks the compiler context right above failure line `i` (includes,
@@ -309,13 +348,13 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
     /// Reads what follows failure line `i`: a Python traceback's frames and
     /// message, a panic's message, the block that explains the failure and
     /// the stack trace. Returns the first line not consumed.
-    fn follow_below(&mut self, i: usize, opens: Opens) -> usize {
+    fn follow_below(&mut self, i: usize, signal: LineSignal) -> usize {
         let patterns = patterns();
-        if opens.traceback {
+        if signal.traceback() {
             return self.follow_python(i);
         }
-        let panic = opens.panic;
-        let base_indent = usize::from(opens.indent);
+        let panic = signal.panic();
+        let base_indent = line_indent(self.lines.line(i));
         let n = self.lines.len();
         let mut j = i + 1;
         // The explaining block, then (after at most a few lines) the trace.
@@ -331,8 +370,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             self.read(j);
             if panic && j == i + 1 && !self.buf.trim().is_empty() {
                 // A panic's message line is the failure's text.
-                let template =
-                    if s.failure < Failure::Strong { Some(self.templates.id(&self.buf)) } else { None };
+                let template = if s.failure < Failure::Strong { Some(self.templates.id(&self.buf)) } else { None };
                 self.reading.update(j, |s| {
                     s.set_cause(true);
                     if let Some(t) = template {
@@ -347,7 +385,8 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
                 break;
             }
             let bytes = self.buf.as_bytes();
-            if s.failure != Failure::Strong && (patterns.frame.is_match(bytes) || patterns.trace_start.is_match(bytes)) {
+            if s.failure != Failure::Strong && (patterns.frame.is_match(bytes) || patterns.trace_start.is_match(bytes))
+            {
                 return self.follow_trace(j);
             }
             if s.failure == Failure::Strong && !panic {
@@ -424,10 +463,8 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             let detail = in_frame && patterns.frame_detail.is_match(bytes) && !patterns.frame.is_match(bytes);
             // A Rust frame's `at path` line is a detail, though it looks like
             // a frame (when its head is already marked as one).
-            let rust_at = in_frame
-                && numbered_head
-                && self.buf.trim_start().starts_with("at ")
-                && self.get(j - 1).frame_head();
+            let rust_at =
+                in_frame && numbered_head && self.buf.trim_start().starts_with("at ") && self.get(j - 1).frame_head();
             if detail || rust_at {
                 if let Some((_, library)) = current.as_mut() {
                     *library |= library_text(&self.buf);
@@ -438,7 +475,8 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             if patterns.frame.is_match(bytes) {
                 self.finish_frame(current.take(), j);
-                numbered_head = self.buf.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+                numbered_head =
+                    self.buf.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
                 current = Some((j, library_text(&self.buf)));
                 j += 1;
                 continue;
@@ -550,7 +588,11 @@ impl Traces {
     fn project_ends(&self, range: Range<usize>) -> (Option<usize>, Option<usize>) {
         let a = self.project_heads.partition_point(|&h| (h as usize) < range.start);
         let b = self.project_heads.partition_point(|&h| (h as usize) < range.end);
-        if a == b { (None, None) } else { (Some(self.project_heads[a] as usize), Some(self.project_heads[b - 1] as usize)) }
+        if a == b {
+            (None, None)
+        } else {
+            (Some(self.project_heads[a] as usize), Some(self.project_heads[b - 1] as usize))
+        }
     }
 
     /// The lines of the frames of `trace` worth keeping, by meaning: the
@@ -578,5 +620,35 @@ impl Traces {
             }
         }
         chosen.into_iter().flat_map(unit).collect()
+    }
+}
+
+#[cfg(test)]
+mod indent_tests {
+    use super::*;
+    use crate::text::utf16;
+
+    #[test]
+    fn line_indent_is_the_views_indent() {
+        let mut v = String::new();
+        for line in [
+            "plain",
+            "    four",
+            "\tat x",
+            "  \u{1b}[31m  red",
+            "2026-04-22T16:11:57.0127816Z   stamped",
+            "\u{2502}  \u{251c}\u{2500} tree",
+            "\u{a0}\u{2502} nbsp then box",
+            " \u{b}\u{2502} vt then box",
+            "^[[1m  caret",
+            "^x",
+            " \u{1b}",
+            "   \r\n",
+            "\u{3000}wide",
+        ] {
+            let t = utf16(line);
+            view(&t, &mut v);
+            assert_eq!(line_indent(&t), indent_of(&v), "{line:?}");
+        }
     }
 }

@@ -88,15 +88,24 @@ pub(crate) fn escape_len(s: &[u16]) -> Option<usize> {
 /// the text (a tree's `│  ├─`, as JUnit's console draws) become spaces, so
 /// the text keeps its indentation; lone surrogates become U+FFFD.
 pub fn view(line: &[u16], out: &mut String) {
+    view_from(line, content_start(line), out);
+}
+
+/// [`view`] of a line whose content starts at `at` (see [`content_start`]).
+pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
     out.clear();
-    let mut at = content_start(line);
     if plain(&line[at..]) {
         // Most lines: ASCII without escapes, carets or carriage returns.
         let body = &line[at..];
         let body = body.strip_suffix(&[u16::from(b'\n')]).unwrap_or(body);
-        // SAFETY: every unit is below 0x80 (checked by `plain`), so each
-        // byte pushed is ASCII and the string stays valid UTF-8.
-        unsafe { out.as_mut_vec() }.extend(body.iter().map(|&u| u as u8));
+        push_ascii(body, out);
+        return;
+    }
+    if clean(&line[at..]) {
+        // No escape, caret or carriage return, and no tree drawing to turn
+        // into indentation: only transcoded (lone surrogates as U+FFFD).
+        let body = &line[at..];
+        transcode(body.strip_suffix(&[u16::from(b'\n')]).unwrap_or(body), out);
         return;
     }
     // Still in the line's indentation: only spaces written so far.
@@ -137,6 +146,25 @@ pub fn view(line: &[u16], out: &mut String) {
     }
 }
 
+/// Appends `units`, every one below 0x80, to `out` as bytes. The copy is
+/// one narrowing loop over spare capacity, which the compiler vectorises.
+#[inline]
+fn push_ascii(units: &[u16], out: &mut String) {
+    debug_assert!(units.iter().all(|&u| u < 0x80));
+    // SAFETY: only ASCII bytes are written (the caller checked every unit
+    // is below 0x80), so the string stays valid UTF-8; `set_len` covers
+    // exactly the bytes written into the reserved spare capacity.
+    unsafe {
+        let bytes = out.as_mut_vec();
+        bytes.reserve(units.len());
+        let spare = &mut bytes.spare_capacity_mut()[..units.len()];
+        for (to, &u) in spare.iter_mut().zip(units) {
+            to.write(u as u8);
+        }
+        bytes.set_len(bytes.len() + units.len());
+    }
+}
+
 /// True when `units` are ASCII with no escape, caret or `\r`, and no `\n`
 /// but a final one: their view is their bytes.
 #[inline]
@@ -148,7 +176,97 @@ fn plain(units: &[u16]) -> bool {
     !high && !special
 }
 
+/// True when `units` hold no escape, caret, carriage return or inner line
+/// feed, and their indentation is not followed by a box-drawing character:
+/// their view is their text, transcoded.
+fn clean(units: &[u16]) -> bool {
+    let body = units.strip_suffix(&[u16::from(b'\n')]).unwrap_or(units);
+    let special = body.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x5E | 0x0D | 0x0A));
+    let first = body.iter().find(|&&u| u != 0x20 && u != 0x09);
+    !special && !first.is_some_and(|&u| (0x2500..=0x257F).contains(&u))
+}
+
+/// Appends the UTF-8 of `units` to `out`, a lone surrogate as U+FFFD.
+fn transcode(units: &[u16], out: &mut String) {
+    use crate::text::{is_high_surrogate, is_low_surrogate};
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.reserve(3 * units.len());
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        if u < 0x80 {
+            bytes.push(u as u8);
+        } else if u < 0x800 {
+            bytes.extend_from_slice(&[0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8]);
+        } else if is_high_surrogate(u) && units.get(i + 1).is_some_and(|&v| is_low_surrogate(v)) {
+            let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(units[i + 1]) - 0xDC00);
+            bytes.extend_from_slice(&[
+                0xF0 | (c >> 18) as u8,
+                0x80 | (c >> 12 & 0x3F) as u8,
+                0x80 | (c >> 6 & 0x3F) as u8,
+                0x80 | (c & 0x3F) as u8,
+            ]);
+            i += 1;
+        } else if (0xD800..0xE000).contains(&u) {
+            bytes.extend_from_slice("\u{FFFD}".as_bytes());
+        } else {
+            bytes.extend_from_slice(&[0xE0 | (u >> 12) as u8, 0x80 | (u >> 6 & 0x3F) as u8, 0x80 | (u & 0x3F) as u8]);
+        }
+        i += 1;
+    }
+    // Every sequence written above is well-formed UTF-8.
+    *out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
 /// True when the view starts with whitespace (an indented line).
 pub(crate) fn indented(view: &str) -> bool {
     view.starts_with([' ', '\t'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The view a character at a time (the general path only): the reference.
+    fn view_by_chars(line: &[u16]) -> String {
+        let mut out = String::new();
+        let mut at = content_start(line);
+        let mut leading = true;
+        while at < line.len() {
+            if leading && (0x2500..=0x257F).contains(&line[at]) {
+                out.push(' ');
+                at += 1;
+                continue;
+            }
+            let u = line[at];
+            match u {
+                0x1B => at += escape_len(&line[at..]).unwrap_or(1),
+                0x5E if escape_len(&line[at..]).is_some() => at += escape_len(&line[at..]).unwrap_or(1),
+                0x0D | 0x0A => at += 1,
+                _ => {
+                    let width = crate::text::step_forward(line, at);
+                    let c = char::decode_utf16(line[at..at + width].iter().copied())
+                        .next()
+                        .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'));
+                    out.push(c);
+                    leading &= c == ' ' || c == '\t';
+                    at += width;
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn every_view_path_agrees_with_the_reference(line in prop::collection::vec(prop_oneof![
+            8 => 0x20u16..0x7F, 1 => Just(0x09u16), 1 => Just(0x0Du16), 1 => Just(0x1Bu16), 1 => Just(0x5Eu16),
+            1 => Just(0x5Bu16), 1 => 0x2500u16..0x2580, 2 => 0x80u16..0x800, 2 => 0xD800u16..0xE000, 2 => 0xE000u16..=0xFFFF,
+        ], 0..60)) {
+            let mut out = String::new();
+            view(&line, &mut out);
+            prop_assert_eq!(out, view_by_chars(&line));
+        }
+    }
 }

@@ -224,7 +224,11 @@ mod tests {
         match shape(lines) {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
-                if reports(&Signals::of_text(lines), 0..lines.len()) { Kind::Log } else { Kind::Code }
+                if reports(&Signals::of_text(lines), 0..lines.len()) {
+                    Kind::Log
+                } else {
+                    Kind::Code
+                }
             }
         }
     }

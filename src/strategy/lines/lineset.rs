@@ -10,7 +10,7 @@
 #[derive(Clone, Debug)]
 pub struct LineSet {
     levels: Vec<Vec<u64>>,
-    len: usize,
+    universe: usize,
     count: usize,
 }
 
@@ -22,7 +22,7 @@ impl LineSet {
             let below = levels.last().expect("one level").len();
             levels.push(vec![0u64; below.div_ceil(64)]);
         }
-        LineSet { levels, len, count: 0 }
+        LineSet { levels, universe: len, count: 0 }
     }
 
     /// How many lines are in the set.
@@ -38,12 +38,12 @@ impl LineSet {
     /// Whether line `k` is in the set (false past the end).
     #[inline]
     pub fn contains(&self, k: usize) -> bool {
-        k < self.len && self.levels[0][k / 64] >> (k % 64) & 1 == 1
+        k < self.universe && self.levels[0][k / 64] >> (k % 64) & 1 == 1
     }
 
     /// Adds line `k` (which must be below the length); whether it was new.
     pub fn insert(&mut self, k: usize) -> bool {
-        assert!(k < self.len, "line {k} outside 0..{}", self.len);
+        assert!(k < self.universe, "line {k} outside 0..{}", self.universe);
         if self.contains(k) {
             return false;
         }
@@ -62,7 +62,7 @@ impl LineSet {
 
     /// The largest member below `k`.
     pub fn prev(&self, k: usize) -> Option<usize> {
-        let k = k.min(self.len);
+        let k = k.min(self.universe);
         if k == 0 {
             return None;
         }
@@ -92,7 +92,7 @@ impl LineSet {
 
     /// The smallest member at or after `k`.
     pub fn next(&self, k: usize) -> Option<usize> {
-        if k >= self.len {
+        if k >= self.universe {
             return None;
         }
         let mut at = k;
@@ -121,22 +121,22 @@ impl LineSet {
     /// The smallest line at or after `k` that is not a member (`len` when none).
     pub fn next_absent(&self, k: usize) -> usize {
         let mut at = k;
-        while at < self.len {
+        while at < self.universe {
             let word = !self.levels[0][at / 64] & !mask_below(at % 64);
             if word != 0 {
-                return (at / 64 * 64 + word.trailing_zeros() as usize).min(self.len);
+                return (at / 64 * 64 + word.trailing_zeros() as usize).min(self.universe);
             }
             at = at / 64 * 64 + 64;
         }
-        self.len
+        self.universe
     }
 
     /// The largest line at or before `k` that is not a member.
     pub fn prev_absent(&self, k: usize) -> Option<usize> {
-        if self.len == 0 {
+        if self.universe == 0 {
             return None;
         }
-        let mut at = k.min(self.len - 1);
+        let mut at = k.min(self.universe - 1);
         loop {
             let word = !self.levels[0][at / 64] & mask_through(at % 64);
             if word != 0 {

@@ -27,7 +27,7 @@ use std::collections::BinaryHeap;
 
 use super::index::LineIndex;
 use super::keep::KeepSet;
-use super::order::{ends_inward, first_last_then_in, spread};
+use super::order::{ends_inward, spread_positions};
 use super::{LineOptions, Reason};
 use crate::signals::traces::CAUSE_BELOW;
 use crate::signals::{Failure, Frame, LineSignal, Signals, Traces, is_blank};
@@ -112,9 +112,10 @@ impl LogPlan<'_, '_, '_> {
         self.context(ends_ratio);
     }
 
-    /// 1. The first line, the last lines, and the verdict region up to the
-    /// end's share: the lines up to the last verdict (a failure or summary
-    /// line), which trailing chatter (a CI runner's cleanup) may follow.
+    /// Phase 1: the first line, the last lines, and the verdict region up
+    /// to the end's share: the lines up to the last verdict (a failure or
+    /// summary line), which trailing chatter (a CI runner's cleanup) may
+    /// follow.
     fn ends(&mut self, end_share: f64) {
         let (n, cap) = (self.n(), self.cap);
         let first_cap = cap.max(self.share(0.125));
@@ -144,7 +145,7 @@ impl LogPlan<'_, '_, '_> {
         }
     }
 
-    /// 2. Failure detail, holding back the start's share.
+    /// Phase 2: failure detail, holding back the start's share.
     fn failure_detail(&mut self) {
         let cap = self.cap;
         let failure_limit = self.budget.saturating_sub(self.share(START_SHARE));
@@ -166,6 +167,7 @@ impl LogPlan<'_, '_, '_> {
         let ranked = self.rank_failures();
         // Each distinct failure with its nearest causes and its trace's key frames...
         for &k in &ranked.distinct {
+            let k = k as usize;
             if self.keep.add(k, cap, Reason::Failure) || self.keep.is_kept(k) {
                 for c in self.nearest_causes(k) {
                     self.keep.add(c, cap, Reason::Cause);
@@ -184,7 +186,8 @@ impl LogPlan<'_, '_, '_> {
             }
         }
         // ...then the rest of what explains the failures.
-        let kept_failures: Vec<usize> = ranked.distinct.iter().copied().filter(|&k| self.keep.is_kept(k)).collect();
+        let kept_failures: Vec<usize> =
+            ranked.distinct.iter().map(|&k| k as usize).filter(|&k| self.keep.is_kept(k)).collect();
         for k in kept_failures {
             for c in self.causes(k) {
                 self.keep.add(c, cap, Reason::Cause);
@@ -197,16 +200,17 @@ impl LogPlan<'_, '_, '_> {
         }
         // Weak failure words right next to a kept failure line read as part of it.
         let n = self.n();
-        let weak: Vec<usize> =
-            self.signals.iter().filter(|(_, s)| s.failure == Failure::Weak).map(|(k, _)| k).collect();
+        let weak: Vec<u32> =
+            self.signals.iter().filter(|(_, s)| s.failure == Failure::Weak).map(|(k, _)| k as u32).collect();
         for &k in &weak {
+            let k = k as usize;
             let near = |j: usize| j < n && self.get(j).failure == Failure::Strong && self.keep.is_kept(j);
             if near(k + 1) || k.checked_sub(1).is_some_and(near) {
                 self.keep.add(k, cap, Reason::Weak);
             }
         }
-        for &k in &ranked.repeats {
-            self.keep.add(k, cap, Reason::Repeat);
+        for i in spread_positions(ranked.repeats.len()) {
+            self.keep.add(ranked.repeats[i] as usize, cap, Reason::Repeat);
         }
         let traces: Vec<_> = self.traces.all().collect();
         for trace in traces {
@@ -216,13 +220,13 @@ impl LogPlan<'_, '_, '_> {
         }
         let weak_limit = self.keep.cost() + self.share(WEAK_SHARE);
         self.keep.set_limit(weak_limit.min(failure_limit));
-        for k in spread(&weak) {
-            self.keep.add(k, cap, Reason::Weak);
+        for i in spread_positions(weak.len()) {
+            self.keep.add(weak[i] as usize, cap, Reason::Weak);
         }
         self.keep.set_limit(self.budget);
     }
 
-    /// 3. The start, up to its share.
+    /// Phase 3: the start, up to its share.
     fn start(&mut self) {
         let start_target = self.keep.cost() + self.share(START_SHARE);
         for k in 1..self.n() {
@@ -233,8 +237,8 @@ impl LogPlan<'_, '_, '_> {
         }
     }
 
-    /// 4. Context around failures, nearer first; then more of both ends.
-    /// Each anchor grows on each side until a line there is refused or its
+    /// Phase 4: context around failures, nearer first; then more of both
+    /// ends. Each anchor grows on each side until a line there is refused or its
     /// text ends, at most [`WIDE_CONTEXT`] (or `contextLines`) away; the
     /// configured context comes first, wider only after the ends have
     /// grown. Kept lines are stepped over in one jump, so the work is
@@ -313,7 +317,8 @@ impl LogPlan<'_, '_, '_> {
     /// [`NEAREST_CAUSES`] that are not blank.
     fn nearest_causes(&self, k: usize) -> Vec<usize> {
         let all = self.causes(k);
-        let values: Vec<usize> = all.iter().copied().filter(|&c| self.get(c).states_value()).take(VALUE_LINES).collect();
+        let values: Vec<usize> =
+            all.iter().copied().filter(|&c| self.get(c).states_value()).take(VALUE_LINES).collect();
         if !values.is_empty() {
             return values;
         }
@@ -403,25 +408,49 @@ impl LogPlan<'_, '_, '_> {
         let mut seen = Seen::new(self.signals.templates());
         let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
         for (k, s) in self.signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
-            if seen.insert(s.template) { distinct.push(k) } else { repeats.push(k) }
+            if seen.insert(s.template) { distinct.push(k as u32) } else { repeats.push(k as u32) }
         }
-        let mut clusters: Vec<Vec<usize>> = Vec::new();
-        for &k in &distinct {
+        // Clusters as ranges of `distinct`.
+        let mut clusters: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, &k) in distinct.iter().enumerate() {
+            let k = k as usize;
             match clusters.last_mut() {
                 Some(c)
-                    if k - c[c.len() - 1] <= CLUSTER_GAP && self.index.text_of(k) == self.index.text_of(c[0]) =>
+                    if k - distinct[c.end - 1] as usize <= CLUSTER_GAP
+                        && self.index.text_of(k) == self.index.text_of(distinct[c.start] as usize) =>
                 {
-                    c.push(k)
+                    c.end = i + 1
                 }
-                _ => clusters.push(vec![k]),
+                _ => clusters.push(i..i + 1),
             }
         }
         let mut order = Vec::with_capacity(distinct.len());
         for c in ends_inward(&clusters) {
-            order.extend(first_last_then_in(c));
+            order.extend(first_last_then_in_range(c.clone()).map(|i| distinct[i]));
         }
-        Ranked { distinct: order, repeats: spread(&repeats) }
+        Ranked { distinct: order, repeats }
     }
+}
+
+/// The positions of `range` from both ends inward: first, last, second,
+/// second to last, and so on.
+fn first_last_then_in_range(range: std::ops::Range<usize>) -> impl Iterator<Item = usize> {
+    let (mut i, mut j) = (range.start, range.end);
+    let mut front = true;
+    std::iter::from_fn(move || {
+        if i >= j {
+            return None;
+        }
+        let at = if front {
+            i += 1;
+            i - 1
+        } else {
+            j -= 1;
+            j
+        };
+        front = !front;
+        Some(at)
+    })
 }
 
 /// Templates seen so far: a bit per template id (ids are dense).
@@ -444,9 +473,9 @@ impl Seen {
 /// Strong failure lines in the order they are kept.
 struct Ranked {
     /// The first line of each template, ranked.
-    distinct: Vec<usize>,
-    /// The other lines of those templates, spread over the output.
-    repeats: Vec<usize>,
+    distinct: Vec<u32>,
+    /// The other lines of those templates, ascending (offered spread over the output).
+    repeats: Vec<u32>,
 }
 
 /// Adds lines of `keep` from both ends inward, `front` from the start for

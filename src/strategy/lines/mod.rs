@@ -29,6 +29,8 @@ pub mod order;
 pub mod outline;
 mod outline_plan;
 pub mod render;
+#[cfg(test)]
+mod work_tests;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -39,8 +41,8 @@ use crate::signals::{LineSignal, Signals, Traces};
 use crate::strategy::head_tail;
 use crate::text::code_points_at_most;
 use index::LineIndex;
-pub use keep::Kept;
 use keep::KeepSet;
+pub use keep::Kept;
 pub use kind::Kind;
 use kind::Shape;
 pub use log_plan::{END_SHARE, START_SHARE, SUMMARY_SHARE, WEAK_SHARE};
@@ -215,9 +217,30 @@ struct Plan {
     signals: Signals,
     /// Each text's kind.
     kinds: Vec<Kind>,
-    /// Lines offered to the keep-set: the planner's work.
+    /// What the plan cost, counted.
     #[cfg_attr(not(test), allow(dead_code))]
+    cost: PlanCost,
+}
+
+/// The work of one plan, counted where it could grow faster than the text:
+/// the scan's rule passes, comparisons and trace steps, the lines offered
+/// to the keep-set, the outline's steps and the spans' lines.
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct PlanCost {
+    scan: crate::signals::ScanCost,
     attempts: usize,
+    outline: usize,
+    spans: usize,
+}
+
+#[cfg(test)]
+impl PlanCost {
+    /// All of it, in one number.
+    fn total(&self) -> usize {
+        let s = &self.scan;
+        s.flagged + s.evaluations + s.comparisons + s.followed + self.attempts + self.outline + self.spans
+    }
 }
 
 /// Chooses the lines of `index` to keep within `budgets.keep()`, or `None`
@@ -252,13 +275,18 @@ fn select(
         .map(|t| match shapes[t] {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
-                if kind::reports(&signals, index.bounds[t].clone()) { Kind::Log } else { Kind::Code }
+                if kind::reports(&signals, index.bounds[t].clone()) {
+                    Kind::Log
+                } else {
+                    Kind::Code
+                }
             }
         })
         .collect();
     let touched = touched_lines(index, spans);
+    let mut cost = PlanCost { spans: spans.len() + touched.len(), ..PlanCost::default() };
     if kinds.iter().all(|&k| k != Kind::Log) {
-        outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, cap, head_tail);
+        cost.outline = outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, cap, head_tail);
     } else {
         let traces = Traces::new(&signals);
         let mut plan = log_plan::LogPlan {
@@ -275,9 +303,10 @@ fn select(
         plan.plan();
         keep = plan.keep;
     }
-    let attempts = keep.attempts;
+    cost.attempts = keep.attempts;
+    cost.scan = signals.cost;
     let (kept, reasons) = keep.finish();
-    Some(Plan { kept, reasons, signals, kinds, attempts })
+    Some(Plan { kept, reasons, signals, kinds, cost })
 }
 
 /// Global indices (ascending) of the lines touched by `spans` over the
@@ -423,9 +452,9 @@ mod tests {
         for budget in (4000..4200).step_by(7) {
             let plan = select(&index, &budgets(budget), &wide, &[], false).unwrap();
             assert!(
-                plan.attempts < 4 * index.line_count(),
+                plan.cost.attempts < 4 * index.line_count(),
                 "{budget}: {} lines offered for {}",
-                plan.attempts,
+                plan.cost.attempts,
                 index.line_count()
             );
         }

@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
-use regex_automata::hybrid::dfa::DFA;
+use std::sync::OnceLock;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
@@ -19,16 +21,20 @@ use crate::signals::view;
 use crate::text::TextLines;
 
 /// The tiers of a text of kind `kind` (line indices local to the text), in
-/// the order they are kept; empty for [`Kind::Log`].
-pub fn tiers(kind: Kind, lines: TextLines<'_>) -> Vec<Vec<u32>> {
-    match kind {
-        Kind::Log => Vec::new(),
-        Kind::Code => code(lines),
-        Kind::Diff => diff(lines),
-        Kind::Search => search(lines),
+/// the order they are kept; empty for [`Kind::Log`]. With them, the steps
+/// taken: lines read and nesting pushed and popped (for the tests that hold
+/// the work linear).
+pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
+    let steps = if kind == Kind::Json { 0 } else { lines.len() };
+    let (tiers, extra) = match kind {
+        Kind::Log => (Vec::new(), 0),
+        Kind::Code => (code(lines), 0),
+        Kind::Diff => (diff(lines), 0),
+        Kind::Search => (search(lines), 0),
         Kind::Json => json(lines),
-        Kind::Listing => listing(lines),
-    }
+        Kind::Listing => (listing(lines), 0),
+    };
+    (tiers, steps + extra)
 }
 
 fn indent(v: &str) -> usize {
@@ -49,13 +55,31 @@ const COMMENT: PatternID = PatternID::new_unchecked(3);
 /// continuations.
 fn code(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let p = patterns();
-    // The four line patterns in one anchored automaton: one pass a line.
-    let dfa = DFA::builder()
-        .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .configure(DFA::config().match_kind(MatchKind::All).cache_capacity(2 << 20))
-        .build_many(&[p.definition.as_str(), p.signature.as_str(), p.import.as_str(), p.comment.as_str()])
-        .expect("static patterns");
-    let mut cache = dfa.create_cache();
+    CODE_CACHE.with_borrow_mut(|cache| code_with(lines, p, cache))
+}
+
+/// The four code line patterns in one anchored automaton (one pass a
+/// line), built once per process.
+fn code_automaton() -> &'static DFA {
+    static CODE: OnceLock<DFA> = OnceLock::new();
+    CODE.get_or_init(|| {
+        let p = patterns();
+        DFA::builder()
+            .syntax(syntax::Config::new().unicode(false).utf8(false))
+            .configure(DFA::config().match_kind(MatchKind::All).cache_capacity(2 << 20))
+            .build_many(&[p.definition.as_str(), p.signature.as_str(), p.import.as_str(), p.comment.as_str()])
+            .expect("static patterns")
+    })
+}
+
+thread_local! {
+    /// This thread's states of [`code_automaton`], kept between texts.
+    static CODE_CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(code_automaton().create_cache());
+}
+
+/// [`code`] with this thread's automaton cache.
+fn code_with(lines: TextLines<'_>, p: &super::kind::Patterns, cache: &mut Cache) -> Vec<Vec<u32>> {
+    let dfa = code_automaton();
     let mut set = PatternSet::new(4);
     let n = lines.len();
     let (mut top, mut nested, mut docs, mut imports, mut continued) = (vec![], vec![], vec![], vec![], vec![]);
@@ -66,8 +90,10 @@ fn code(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         view(lines.line(k), &mut v);
         set.clear();
         let input = Input::new(v.as_bytes()).anchored(Anchored::Yes);
-        if dfa.try_which_overlapping_matches(&mut cache, &input, &mut set).is_err() {
-            for (id, re) in [p.definition.clone(), p.signature.clone(), p.import.clone(), p.comment.clone()].iter().enumerate() {
+        if dfa.try_which_overlapping_matches(cache, &input, &mut set).is_err() {
+            for (id, re) in
+                [p.definition.clone(), p.signature.clone(), p.import.clone(), p.comment.clone()].iter().enumerate()
+            {
                 if re.is_match(v.as_bytes()) {
                     set.insert(PatternID::must(id));
                 }
@@ -161,7 +187,8 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
 /// The path of a search hit, `path:line:` at the start of a view (the path
 /// 1 to 400 bytes without white space or `:`).
 fn hit_path(v: &[u8]) -> Option<&[u8]> {
-    let path = v.iter().take(401).take_while(|&&b| !matches!(b, b':' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')).count();
+    let path =
+        v.iter().take(401).take_while(|&&b| !matches!(b, b':' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')).count();
     if path == 0 || path > 400 || v.get(path) != Some(&b':') {
         return None;
     }
@@ -233,8 +260,10 @@ fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
 /// array elements, then the first element of every array, then the rest
 /// shallowest first. One scan of each line's bytes; the nesting is a byte a
 /// level, and whether any open array is past its first element is a count.
-fn json(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     const ARRAY: u8 = 1;
+    // Lines read, and nesting levels opened and closed.
+    let mut steps = 0;
     const PAST_FIRST: u8 = 2;
     let mut stack: Vec<u8> = Vec::new();
     // Open arrays past their first element.
@@ -242,6 +271,7 @@ fn json(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut top, mut shallow, mut first_elements) = (Vec::new(), Vec::new(), Vec::new());
     let mut deeper: Vec<(u32, u32)> = Vec::new();
     for k in 0..lines.len() {
+        steps += 1;
         let line = lines.line(k);
         let depth = stack.len();
         let later = later_arrays > 0;
@@ -271,9 +301,12 @@ fn json(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             }
             match u {
                 0x22 => in_string = true,
-                0x7B => stack.push(0),
-                0x5B => stack.push(ARRAY),
+                0x7B | 0x5B => {
+                    steps += 1;
+                    stack.push(if u == 0x5B { ARRAY } else { 0 });
+                }
                 0x7D | 0x5D => {
+                    steps += 1;
                     if stack.pop() == Some(ARRAY | PAST_FIRST) {
                         later_arrays -= 1;
                     }
@@ -306,7 +339,7 @@ fn json(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         sorted[starts[d as usize]] = k;
         starts[d as usize] += 1;
     }
-    vec![top, shallow, first_elements, sorted]
+    (vec![top, shallow, first_elements, sorted], steps)
 }
 
 /// Listings: the first directory's entries (the top of an `ls -R`), the
@@ -353,7 +386,7 @@ mod tests {
     fn tiers_of(kind: Kind, text: &str) -> Vec<Vec<u32>> {
         let t = utf16(text);
         let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
-        tiers(kind, TextLines { text: &t, starts: &starts })
+        tiers(kind, TextLines { text: &t, starts: &starts }).0
     }
 
     #[test]
@@ -390,7 +423,16 @@ mod tests {
     #[test]
     fn hit_paths_are_what_the_pattern_takes() {
         let p = patterns();
-        for v in ["src/a.rs:12:fn x()", "a:1:", "a b:1:", ":1:", "a:x:", "a:1", &format!("{}:1:", "p".repeat(400)), &format!("{}:1:", "p".repeat(401))] {
+        for v in [
+            "src/a.rs:12:fn x()",
+            "a:1:",
+            "a b:1:",
+            ":1:",
+            "a:x:",
+            "a:1",
+            &format!("{}:1:", "p".repeat(400)),
+            &format!("{}:1:", "p".repeat(401)),
+        ] {
             let want = p.search_hit.find(v.as_bytes()).map(|m| &v.as_bytes()[..v[..m.end() - 1].rfind(':').unwrap()]);
             assert_eq!(hit_path(v.as_bytes()), want, "{v}");
         }

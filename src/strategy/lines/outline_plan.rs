@@ -22,7 +22,7 @@ pub(crate) fn plan_outline(
     touched: &[usize],
     cap: usize,
     (head, tail): (u64, u64),
-) {
+) -> usize {
     let n = index.line_count();
     keep.add(0, cap, Reason::Start);
     for k in (0..n).rev().take(options.edge) {
@@ -31,7 +31,14 @@ pub(crate) fn plan_outline(
     for &k in touched {
         keep.add(k, cap, Reason::Span);
     }
-    let tiers: Vec<Vec<Vec<u32>>> = (0..index.texts.len()).map(|t| outline::tiers(kinds[t], index.lines_of(t))).collect();
+    let mut steps = 0;
+    let tiers: Vec<Vec<Vec<u32>>> = (0..index.texts.len())
+        .map(|t| {
+            let (tiers, taken) = outline::tiers(kinds[t], index.lines_of(t));
+            steps += taken;
+            tiers
+        })
+        .collect();
     for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
         for (t, text) in tiers.iter().enumerate() {
             // The first few in order (the top of a file, the newest commit), then spread.
@@ -50,4 +57,5 @@ pub(crate) fn plan_outline(
     }
     let (head_w, tail_w) = (head.max(1), tail.max(1));
     grow_ends(keep, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
+    steps
 }

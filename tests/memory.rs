@@ -1,0 +1,105 @@
+//! Peak memory of a lines-mode prune, counted by a tracking allocator: a
+//! few bytes a line whatever the lines, so blank and one-character lines
+//! cost a small multiple of the text, not of its line count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tool_result_pruner::config::Budgets;
+use tool_result_pruner::content::Block;
+use tool_result_pruner::strategy::lines::{self, LineOptions};
+
+/// The system allocator, counting the bytes live now and at most since a reset.
+struct Tracking;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call forwards to the system allocator with the same
+// arguments; the counters only observe the sizes.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded unchanged.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// The most memory a lines-mode prune of `text` held beyond what was live
+/// before it, as a multiple of the text's UTF-16 size.
+fn peak_ratio(text: &[u16]) -> f64 {
+    let blocks = [Block::Text(text)];
+    let budgets = Budgets::default();
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let pruned = lines::prune(&blocks, &budgets, &LineOptions::default()).expect("over the threshold");
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    drop(pruned);
+    peak as f64 / (2 * text.len()) as f64
+}
+
+// One test, so nothing else allocates while it measures.
+#[test]
+fn lines_mode_peaks_at_a_small_multiple_of_the_text() {
+    let n = 1 << 22;
+    let unit = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+    // Words no other line has, for lines that are each a template of their own.
+    let word = |mut i: usize| {
+        let mut w = String::new();
+        loop {
+            w.push(char::from(b'a' + (i % 26) as u8));
+            i /= 26;
+            if i == 0 {
+                return w;
+            }
+        }
+    };
+    let distinct: String = (0..n / 12).map(|i| format!("error: {}\n", word(i))).collect();
+    let cases: [(&str, Vec<u16>); 8] = [
+        ("blank lines", vec![u16::from(b'\n'); n]),
+        ("one-character lines", unit("a\n").repeat(n / 2)),
+        ("CRLF blank lines", unit("\r\n").repeat(n / 2)),
+        ("tiny failure lines", unit("E  x\n").repeat(n / 5)),
+        ("distinct failure lines", unit(&distinct)),
+        ("deeply nested JSON", unit(&format!("{}{}", "[\n".repeat(n / 4), "]\n".repeat(n / 4)))),
+        (
+            "a diff of one-character lines",
+            unit(&format!("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n{}", "+\n".repeat(n / 2))),
+        ),
+        ("one long line", vec![u16::from(b'x'); n]),
+    ];
+    for (name, text) in &cases {
+        let ratio = peak_ratio(text);
+        // The binding's copy of the JS string is one more times the text:
+        // under 3 here keeps a prune from JS under 4.
+        assert!(ratio < 3.0, "{name}: peak {ratio:.2}x the text's UTF-16 size");
+        eprintln!("{name}: peak {ratio:.2}x");
+    }
+}
