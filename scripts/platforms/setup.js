@@ -3,8 +3,9 @@
 // where the registry keeps old ones. Downloads go under .cache/platforms
 // (gitignored); Debian bookworm packages are installed with apt-get, as
 // .ci/run would, because they are tools of the system (emulators, linkers,
-// the Debian Rust toolchain at /usr/bin, which the build reaches by path and
-// never by PATH, so rustup's cargo stays the default).
+// Debian's rustc at /usr/bin, which the builds reach through
+// .cache/platforms/bin, never by PATH, so rustup's stays the default);
+// Debian's cargo is unpacked under .cache/platforms instead (see cargo()).
 import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,7 +25,7 @@ export const PIN = {
 /** Debian 12 packages, `[name, version]`; a version only where it matters for the bytes. */
 export const APT = [
   ['rustc-web', PIN.debianRust],
-  ['cargo-web', PIN.debianRust],
+  ['libgit2-1.5'], // for Debian's cargo, which is unpacked privately (see cargo())
   ['rust-web-src', PIN.debianRust],
   ['libstd-rust-web-dev', PIN.debianRust],
   ['gcc-mingw-w64-x86-64'], // links the Windows build
@@ -107,11 +108,30 @@ export function createSetup({ cache, log }) {
     mkdirSync(bin, { recursive: true })
     link(join(dir, 'ziglang', 'zig'), 'zig')
     // Debian's toolchain for every build; rustup's stays as it was.
-    link('/usr/bin/cargo', 'cargo')
+    link(cargo(), 'cargo')
     link('/usr/bin/rustc', 'rustc')
     link('/usr/bin/llvm-objcopy-14', 'rust-objcopy')
     link(join(import.meta.dirname, 'cargo-zigbuild'), 'cargo-zigbuild')
     return { bin, realZigbuild: join(dir, `cargo_zigbuild-${PIN.cargoZigbuild}.data`, 'scripts', 'cargo-zigbuild') }
+  }
+
+  /**
+   * Debian's cargo (cargo-web), unpacked here rather than installed: the
+   * package would put a second `cargo` in /usr/bin, and tests that drop
+   * every PATH entry holding a cargo (to stand for a user without Rust)
+   * would drop /usr/bin with it.
+   */
+  function cargo() {
+    const dir = once(join(cache, 'debian-cargo'), PIN.debianRust, (dir) => {
+      const offered = run('apt-cache', ['madison', 'cargo-web'])
+      const spec = offered.includes(` ${PIN.debianRust} `) ? `cargo-web=${PIN.debianRust}` : 'cargo-web'
+      if (!spec.includes('=')) notes.push(`cargo-web ${PIN.debianRust} is no longer offered; used Debian's current version`)
+      run('apt-get', ['-o', 'APT::Sandbox::User=root', 'download', spec], { cwd: dir })
+      const deb = readdirSync(dir).find((f) => f.endsWith('.deb'))
+      run('dpkg-deb', ['-x', join(dir, deb), dir])
+      rmSync(join(dir, deb))
+    })
+    return join(dir, 'usr', 'bin', 'cargo')
   }
 
   /** A Node from an npm package (its tarball, unpacked: it is for another platform). */
