@@ -63,7 +63,7 @@ test('from YAML with dsh-compaction-basic: pressure prunes through this package,
   process.env.DEEPSEEK_API_KEY ??= 'sk-test-not-a-key'
   const root = new Context()
   await root.plugin(Loader, { baseUrl: import.meta.url })
-  await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: yml } })
+  await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(yml).href } })
   await root.loader.await()
   const ctx = root
   assert.equal(ctx.toolResultPruner.constructor.name, 'ToolResultPruner')
