@@ -716,9 +716,8 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
-export { __testPanic }
 export { codePointLength }
 export { contentHash }
 export { countMarkers }
@@ -727,13 +726,29 @@ export { DEFAULT_EDGE_LINES }
 export { DEFAULT_HEAD_CHARS }
 export { DEFAULT_TAIL_CHARS }
 export { DEFAULT_THRESHOLD_CHARS }
+export { findHash }
+export { formatMarker }
+export { HASH_LEN }
+export { isEventAt }
+export { isOriginalToolResult }
+export { isSessionHeader }
+export { KeepReason }
+export { LineClass }
+export { LineFate }
+export { MarkerUnit }
 export { MAX_INPUT_BYTES }
 export { PRUNE_MARKER }
-export { receiveTexts }
+export { PRUNE_MARKER_LEN }
+export { resolveConfig }
 export { retrieve }
 export { retrievePage }
+export { SEARCH_CONTEXT }
 export { startsWithZstdFrame }
+export { STRATEGIES }
 export { StrategyName }
+export { TextKind }
+export { toolCall }
+export { toolResultText }
 export { zstdCompressFrame }
 export { zstdDecompress }
 export const __napiBindingTarget = __napiLoadedBindingTarget

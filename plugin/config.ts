@@ -1,31 +1,28 @@
 /**
- * Configuration resolution: upstream's keys, defaults, conditions and
- * messages, the one place the config is validated. Errors are `TypeError`
- * (wrong key or type) or `RangeError` (a number out of range); both are
- * `Error`s with upstream's text. The defaults and the marker are the
- * native core's, read from the addon.
+ * Configuration resolution, upstream's keys, defaults, conditions and
+ * messages: done once, in the native core (`resolveConfig` there), so the
+ * plugin, the command line and the native pruner refuse a config in the
+ * same words. Errors are `TypeError` (a wrong key or type) or `RangeError`
+ * (a number out of range), both `Error`s with upstream's text. The
+ * defaults and the marker are the core's too.
  */
 import * as native from '../index.js'
-import type { PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+import type { ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 /** Fixed marker substituted for every removed middle span. */
 export const PRUNE_MARKER: string = native.PRUNE_MARKER
 
-/** Low-friction defaults for coding-agent tool output. */
-export const DEFAULTS: ResolvedConfig = Object.freeze({
-  thresholdChars: native.DEFAULT_THRESHOLD_CHARS,
-  headChars: native.DEFAULT_HEAD_CHARS,
-  tailChars: native.DEFAULT_TAIL_CHARS,
-  strategy: 'head-tail',
-  // What head/tail emits, so switching strategy keeps as much as before.
-  keepChars: native.DEFAULT_HEAD_CHARS + PRUNE_MARKER.length + native.DEFAULT_TAIL_CHARS,
-  contextLines: native.DEFAULT_CONTEXT_LINES,
-  edgeLines: native.DEFAULT_EDGE_LINES,
-})
+/**
+ * Resolve and validate pruning budgets.
+ * @param config - raw plugin configuration.
+ * @returns a detached, frozen configuration.
+ */
+export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfig {
+  return Object.freeze(native.resolveConfig(config))
+}
 
-const STRATEGIES: readonly PruneStrategy[] = ['head-tail', 'lines']
-
-const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
+/** Low-friction defaults for coding-agent tool output: what an empty config resolves to. */
+export const DEFAULTS: ResolvedConfig = resolveConfig()
 
 /**
  * Count Unicode code points without splitting surrogate pairs; a lone
@@ -35,65 +32,4 @@ const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
  */
 export function codePointLength(text: string): number {
   return native.codePointLength(text)
-}
-
-/**
- * Resolve and validate pruning budgets.
- * @param config - raw plugin configuration.
- * @returns a detached, frozen configuration.
- */
-export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfig {
-  if (config === null || typeof config !== 'object') {
-    throw new TypeError(`ToolResultPruneConfig: config (${describe(config)}) must be an object`)
-  }
-  for (const key of Object.keys(config)) {
-    if (!CONFIG_KEYS.includes(key)) {
-      throw new TypeError(`ToolResultPruneConfig: unknown key "${key}" (allowed: ${CONFIG_KEYS.join(', ')})`)
-    }
-  }
-  const resolved = {
-    thresholdChars: config.thresholdChars ?? DEFAULTS.thresholdChars,
-    headChars: config.headChars ?? DEFAULTS.headChars,
-    tailChars: config.tailChars ?? DEFAULTS.tailChars,
-    strategy: config.strategy ?? DEFAULTS.strategy,
-    keepChars: config.keepChars,
-    contextLines: config.contextLines ?? DEFAULTS.contextLines,
-    edgeLines: config.edgeLines ?? DEFAULTS.edgeLines,
-  }
-  assertInteger('thresholdChars', resolved.thresholdChars, 1, 'a positive integer')
-  assertInteger('headChars', resolved.headChars, 0, 'a non-negative integer')
-  assertInteger('tailChars', resolved.tailChars, 0, 'a non-negative integer')
-  if (!STRATEGIES.includes(resolved.strategy)) {
-    throw new TypeError(`ToolResultPruneConfig: strategy (${describe(resolved.strategy)}) must be 'head-tail' or 'lines'`)
-  }
-  assertInteger('contextLines', resolved.contextLines, 0, 'a non-negative integer')
-  assertInteger('edgeLines', resolved.edgeLines, 0, 'a non-negative integer')
-  const emittedChars = resolved.headChars + PRUNE_MARKER.length + resolved.tailChars
-  if (emittedChars > resolved.thresholdChars) {
-    throw new RangeError(
-      `ToolResultPruneConfig: headChars + marker + tailChars (${emittedChars}) must be at most thresholdChars (${resolved.thresholdChars})`,
-    )
-  }
-  const keepChars = resolved.keepChars ?? emittedChars
-  const keepRange = `an integer from ${PRUNE_MARKER.length} to thresholdChars (${resolved.thresholdChars})`
-  assertInteger('keepChars', keepChars, PRUNE_MARKER.length, keepRange)
-  if (keepChars > resolved.thresholdChars) {
-    throw new RangeError(`ToolResultPruneConfig: keepChars (${keepChars}) must be ${keepRange}`)
-  }
-  return Object.freeze({ ...resolved, keepChars })
-}
-
-function assertInteger(name: string, value: unknown, min: number, what: string): asserts value is number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min) return
-  const message = `ToolResultPruneConfig: ${name} (${describe(value)}) must be ${what}`
-  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message)
-}
-
-/** `${value}` as upstream prints it, without throwing for symbols. */
-function describe(value: unknown): string {
-  try {
-    return `${value as string}`
-  } catch {
-    return Object.prototype.toString.call(value)
-  }
 }

@@ -9,7 +9,7 @@ import z from '@deepseek-ai/schemastery'
 import { type ContentBlock, freezeMessage, type Message } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
-import { NativePruner, retrieve } from '../index.js'
+import { NativePruner, PRUNE_MARKER_LEN, retrieve, STRATEGIES } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
 import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
@@ -25,22 +25,24 @@ declare module '@deepseek-ai/cordis' {
 
 const NATIVE = Symbol('tool-result-pruner/native')
 
-/** What the native session adapter calls back into. */
-interface Host {
-  estimateMessage(message: object): number
-  freezeMessage(message: object): object
-}
+/** What the native session adapter calls back into: the token meter's price and dsh-llm's freeze. */
+type Host = Parameters<NativePruner['pruneSession']>[1]
 
 /** Deterministic head/middle/tail pruning for current tool-result surface nodes. */
 export class ToolResultPruner extends Service {
   static inject = ['tokenMeter']
 
+  /**
+   * The loader's schema, upstream's for upstream's keys (cordis checks a
+   * config with it before construction; `resolveConfig` then decides).
+   * Its defaults, strategies and marker length are the core's.
+   */
   static Config: z<ToolResultPruneConfig> = z.object({
     thresholdChars: z.number().step(1).min(1).default(DEFAULTS.thresholdChars),
     headChars: z.number().step(1).min(0).default(DEFAULTS.headChars),
     tailChars: z.number().step(1).min(0).default(DEFAULTS.tailChars),
-    strategy: z.union(['head-tail', 'lines']).default(DEFAULTS.strategy),
-    keepChars: z.number().step(1).min(39),
+    strategy: z.union(STRATEGIES).default(DEFAULTS.strategy),
+    keepChars: z.number().step(1).min(PRUNE_MARKER_LEN),
     contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
     edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
   })
@@ -54,8 +56,8 @@ export class ToolResultPruner extends Service {
     super(ctx, 'toolResultPruner')
     this.config = resolveConfig(config)
     const host: Host = {
-      estimateMessage: (message) => this.ctx.tokenMeter.estimateMessage(message as Message),
-      freezeMessage: (message) => freezeMessage(message as Message),
+      estimateMessage: (message: Message) => this.ctx.tokenMeter.estimateMessage(message),
+      freezeMessage,
     }
     Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
   }
@@ -79,7 +81,7 @@ export class ToolResultPruner extends Service {
    * @returns pruned content, or `null` when the text is within budget.
    */
   pruneContent(blocks: readonly ContentBlock[]): ContentBlock[] | null {
-    return this[NATIVE].pruner.pruneContent(blocks) as ContentBlock[] | null
+    return this[NATIVE].pruner.pruneContent(blocks)
   }
 
   /**
@@ -95,7 +97,7 @@ export class ToolResultPruner extends Service {
    */
   pruneSession(session: Session): PruneResult {
     const { pruner, host } = this[NATIVE]
-    return pruner.pruneSession(session, host) as PruneResult
+    return pruner.pruneSession(session, host)
   }
 
   /**
@@ -103,7 +105,7 @@ export class ToolResultPruner extends Service {
    * `session`, found from the append-only log itself (the replacement and
    * the original event it cites), so it works after a restart or a replay.
    * @param session - the session the marker appeared in.
-   * @param hash - the marker's 24 hex digits.
+   * @param hash - the marker's hash (its lowercase hex digits).
    * @returns the dropped text byte for byte, or `undefined` for a hash the
    * pruner did not write into this session (including a marker a tool printed).
    */

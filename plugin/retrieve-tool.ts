@@ -15,7 +15,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { retrievePage, type TextPage } from '../index.js'
+import { findHash, formatMarker, HASH_LEN, retrievePage, SEARCH_CONTEXT, type TextPage } from '../index.js'
 import { ToolResultPruner } from './index.js'
 
 /** Cordis plugin name. */
@@ -29,8 +29,6 @@ export const TOOL_NAME = 'tool_result_retrieve'
 
 /** Code points kept free for the page's first line, under `thresholdChars`. */
 const HEADER_ROOM = 240
-
-const HASH = /[0-9a-f]{24}/
 
 interface RetrieveArgs {
   hash: string
@@ -58,22 +56,22 @@ export function apply(ctx: Context): void {
       name: TOOL_NAME,
       description:
         'Return the exact text that a pruned tool result replaced with a marker such as ' +
-        '`<<ccr:HASH 12_lines_offloaded>>` or `<<ccr:HASH 300_chars_offloaded>>`, one page at a time. ' +
+        `\`${formatMarker('HASH', 12, 'lines')}\` or \`${formatMarker('HASH', 300, 'chars')}\`, one page at a time. ` +
         'The first line of the result says which lines the page holds and how to get the next page; the rest is the text, exactly. ' +
         'To read less, pass firstLine and lastLine, or search for a string to get only the lines holding it, with their neighbours.',
       parameters: {
-        hash: { type: 'string', required: true, description: 'The 24 lowercase hex digits after `<<ccr:` in the marker (the whole marker is accepted too).' },
+        hash: { type: 'string', required: true, description: `The marker's hash, its ${HASH_LEN} lowercase hex digits (the whole marker is accepted too).` },
         page: { type: 'number', description: 'The page to return, from 1 (default 1).' },
         firstLine: { type: 'number', description: 'With lastLine: only these lines of the dropped text, counted from 1.' },
         lastLine: { type: 'number', description: 'With firstLine: the last line wanted.' },
-        search: { type: 'string', description: 'Only the lines holding this exact text, each with two neighbours.' },
+        search: { type: 'string', description: `Only the lines holding this exact text, each with ${SEARCH_CONTEXT} neighbours on either side.` },
       },
       output: {
         schema: { type: 'string' },
         render: (_args, text) => [{ type: 'text', text }],
       },
       async execute(args, exec) {
-        return retrieveFor(ctx, args as RetrieveArgs, exec.agent?.session)
+        return retrieveFor(ctx, args, exec.agent?.session)
       },
     }),
   )
@@ -84,7 +82,7 @@ function retrieveFor(ctx: Context, args: RetrieveArgs, session: Session | undefi
   if (session === undefined) {
     throw new Error(`${TOOL_NAME}: no session to search (the call has no calling agent)`)
   }
-  const hash = HASH.exec(args.hash)?.[0]
+  const hash = findHash(args.hash)
   const budget = Math.max(1, ctx.toolResultPruner.config.thresholdChars - HEADER_ROOM)
   const options = { budget, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search }
   const page = hash === undefined ? undefined : retrievePage(session, hash, options)

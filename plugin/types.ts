@@ -1,84 +1,24 @@
-import type { CallId } from '@deepseek-ai/dsh-llm'
+/**
+ * The package's public types: the native addon's, as napi-rs generates them
+ * from the Rust binding into `index.d.ts` (the one place they are written),
+ * under upstream's names.
+ */
+export type {
+  ExplainedLine,
+  LinePlan,
+  PrunedEntry,
+  PruneResult,
+  ResolvedConfig,
+  StrategyName as PruneStrategy,
+  TextKind,
+  TextPage,
+  ToolResultPruneConfig,
+} from '../index.js'
 
-/** How over-budget text is cut: upstream's head/tail, or failure-aware lines. */
-export type PruneStrategy = 'head-tail' | 'lines'
-
-/** Character-budget policy for deterministic tool-result pruning. */
-export interface ToolResultPruneConfig {
-  /** Prune when total text exceeds this many Unicode code points. Defaults to `8192`. */
-  thresholdChars?: number
-  /** Maximum leading Unicode code points retained (head/tail; the head share of cut lines). Defaults to `4096`. */
-  headChars?: number
-  /** Maximum trailing Unicode code points retained (head/tail; the tail share of cut lines). Defaults to `1024`. */
-  tailChars?: number
-  /** `'head-tail'` (upstream's rule, the default) or `'lines'`. */
-  strategy?: PruneStrategy
-  /**
-   * Lines mode: code points a pruned result keeps at most. Defaults to
-   * `headChars + 39 + tailChars`, what head/tail keeps; at most `thresholdChars`.
-   */
-  keepChars?: number
-  /** Lines mode: neighbours kept on each side of a kept line. Defaults to `2`. */
-  contextLines?: number
-  /** Lines mode: lines kept at the start and at the end. Defaults to `2`. */
-  edgeLines?: number
-}
-
-/** Validated, detached, deeply immutable pruning configuration. */
-export interface ResolvedConfig {
-  readonly thresholdChars: number
-  readonly headChars: number
-  readonly tailChars: number
-  readonly strategy: PruneStrategy
-  readonly keepChars: number
-  readonly contextLines: number
-  readonly edgeLines: number
-}
-
-/** Cited source event and size accounting for one landed surface replacement. */
-export interface PrunedEntry {
-  /** Full-fidelity tool-result event shadowed by the replacement. */
-  readonly originalSeq: number
-  /** Newly appended pruned tool-result event. */
-  readonly replacementSeq: number
-  /** Tool call shared by the original and replacement. */
-  readonly callId: CallId
-  /** Original text size in Unicode code points. */
-  readonly charsBefore: number
-  /** Replacement text size in Unicode code points. */
-  readonly charsAfter: number
-  /**
-   * Lines mode only: the exact text behind every `<<ccr:HASH …>>` marker in
-   * the replacement, by hash.
-   */
-  readonly recoverable?: Readonly<Record<string, string>>
-}
-
-/** Aggregate outcome of one stable-surface pruning pass. */
-export interface PruneResult {
-  /** Replacements in the snapshotted surface order. */
-  readonly pruned: readonly PrunedEntry[]
-  /** Total Unicode code points removed across replacements. */
-  readonly charsRemoved: number
-}
+import type { ToolResultPruneConfig } from '../index.js'
 
 /** Options of `planLines`: the plugin's config keys and keep-spans. */
 export interface PlanOptions extends ToolResultPruneConfig {
   /** `[start, end)` UTF-16 offsets into the text; the lines they touch are kept first. */
   spans?: ReadonlyArray<readonly [number, number]>
 }
-
-/** A line plan: the pruned text and the means to undo it. */
-export interface LinePlan {
-  /** Kept lines verbatim, one `<<ccr:HASH N_lines_offloaded>>` line per dropped run. */
-  readonly content: string
-  /** Hash → exact dropped text, for every marker in `content`. */
-  readonly recoverable: Readonly<Record<string, string>>
-  /** Input lines replaced by markers. */
-  readonly droppedLines: number
-  /** What the text is, which decides how it is outlined (`'log'`: by the failure rules). */
-  readonly kinds: readonly TextKind[]
-}
-
-/** What lines mode takes a text to be. */
-export type TextKind = 'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'

@@ -3,10 +3,20 @@
 //! A [`Budgets`] value can only be built valid: the threshold is positive and
 //! `head + marker + tail <= threshold`, so every over-budget text can be cut
 //! to a result that is within the threshold and strictly smaller than before.
-//! The binding exports the defaults and the marker; the plugin's config and
-//! the command line read them from there.
+//! [`resolve`] turns a caller's config into one, with upstream's messages;
+//! the binding exports it, the defaults and the marker, and the plugin's
+//! config and the command line use them from there.
+
+mod js_number;
+mod resolve;
 
 use std::fmt;
+
+pub use js_number::js_number;
+pub use resolve::{
+    ConfigError, ConfigValue, ConfigValues, ErrorKind, Key, Raw, ResolvedConfig, StrategyName, check_keys,
+    not_an_object, resolve,
+};
 
 /// The fixed text that stands in for a removed middle (upstream's marker).
 pub const PRUNE_MARKER: &str = "\n\n[... tool result middle pruned ...]\n\n";

@@ -13,6 +13,7 @@
 pub mod config;
 pub mod content;
 pub mod cpu;
+pub mod explain;
 #[cfg(any(test, feature = "guarantees"))]
 pub mod guarantees;
 pub mod hash;
@@ -23,6 +24,9 @@ pub mod session;
 pub mod signals;
 pub mod strategy;
 pub mod text;
+pub mod text_plan;
+#[cfg(feature = "zstd")]
+pub mod zstd;
 
 #[cfg(feature = "napi")]
 mod binding;

@@ -31,6 +31,46 @@ pub enum Selection {
     Search(Vec<u16>),
 }
 
+impl Selection {
+    /// The selection a caller's options ask for: a line range
+    /// (`firstLine` and `lastLine`, both or neither), a `search`, or, with
+    /// none of them, every line. A range and a search are alternatives:
+    /// asking for both is refused, as is half a range.
+    pub fn from_options(
+        first_line: Option<usize>,
+        last_line: Option<usize>,
+        search: Option<Vec<u16>>,
+    ) -> Result<Selection, SelectionError> {
+        match (first_line, last_line, search) {
+            (None, None, None) => Ok(Selection::All),
+            (None, None, Some(needle)) => Ok(Selection::Search(needle)),
+            (Some(first), Some(last), None) => Ok(Selection::Lines { first, last }),
+            (_, _, Some(_)) => Err(SelectionError::RangeAndSearch),
+            _ => Err(SelectionError::HalfARange),
+        }
+    }
+}
+
+/// Why a caller's options name no selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectionError {
+    /// Only one of `firstLine` and `lastLine`.
+    HalfARange,
+    /// A line range and a search together.
+    RangeAndSearch,
+}
+
+impl std::fmt::Display for SelectionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SelectionError::HalfARange => "options.firstLine and options.lastLine go together",
+            SelectionError::RangeAndSearch => {
+                "options.search and options.firstLine/options.lastLine do not go together: ask for a line range or a search"
+            }
+        })
+    }
+}
+
 /// One page of a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Page {
@@ -202,5 +242,19 @@ mod tests {
         assert_eq!((found.first, found.last, found.matches), (48, 61, 10));
         assert_eq!(page(&t, 100, &Selection::Search(utf16("absent")), 1), Err(PageError::Empty));
         assert_eq!(page(&t, 100, &Selection::Lines { first: 200, last: 300 }, 1), Err(PageError::Empty));
+    }
+
+    #[test]
+    fn options_name_a_range_or_a_search_never_both() {
+        let needle = || Some(utf16("x"));
+        assert_eq!(Selection::from_options(None, None, None), Ok(Selection::All));
+        assert_eq!(Selection::from_options(Some(3), Some(5), None), Ok(Selection::Lines { first: 3, last: 5 }));
+        assert_eq!(Selection::from_options(None, None, needle()), Ok(Selection::Search(utf16("x"))));
+        assert_eq!(Selection::from_options(Some(3), None, None), Err(SelectionError::HalfARange));
+        assert_eq!(Selection::from_options(None, Some(5), None), Err(SelectionError::HalfARange));
+        for (first, last) in [(Some(3), Some(5)), (Some(3), None), (None, Some(5))] {
+            assert_eq!(Selection::from_options(first, last, needle()), Err(SelectionError::RangeAndSearch));
+        }
+        assert!(SelectionError::RangeAndSearch.to_string().contains("options.search"));
     }
 }

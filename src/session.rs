@@ -6,11 +6,13 @@
 //! replacement `tool/result` (same data, new content) that replaces that
 //! one node. [`retrieve`] walks the log for the replacement whose markers
 //! name a hash and recovers the dropped text from the original it cites.
-//! The log is reached only through [`SessionLog`], so the same code runs
-//! over a JS dsh `Session` (the binding) and over [`memory::MemoryLog`].
+//! The log is reached only through two traits, [`PruneLog`] for pruning and
+//! [`RetrieveLog`] for the read-only search, so the same code runs over a JS
+//! dsh `Session` (the binding) and over an in-memory log (the tests').
 
 use crate::content::{Block, Pruned, measure};
-use crate::markers::recover;
+use crate::hash::HASH_LEN;
+use crate::markers::{Unit, format_marker, recover};
 
 /// A session event's sequence number.
 pub type Seq = u64;
@@ -39,9 +41,10 @@ pub enum EventKind {
     Other,
 }
 
-/// What [`prune_session`] and [`retrieve`] need from a session log. Every
-/// method may fail with the host's error, which is passed through unchanged.
-pub trait SessionLog {
+/// What [`prune_session`] needs of a session log: the surface, the tool
+/// results on it, and a way to append a replacement. Every method may fail
+/// with the host's error, which is passed through unchanged.
+pub trait PruneLog {
     /// The host's copy of one result's content blocks.
     type Content: BlockList;
     /// The host's error.
@@ -49,8 +52,6 @@ pub trait SessionLog {
 
     /// The surface node seqs, in order; read once per pass.
     fn surface(&mut self) -> Result<Vec<Seq>, Self::Error>;
-    /// Number of events in the log.
-    fn event_count(&mut self) -> Result<Seq, Self::Error>;
     /// Whether the event at `seq` is a `tool/result` (false past the end).
     fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Self::Error>;
     /// The content of the `tool/result` at `seq`; an error naming the field
@@ -61,6 +62,18 @@ pub trait SessionLog {
     /// as `pruned` says, replacing `seq..=seq` on the surface and citing it.
     /// Returns the replacement's seq.
     fn replace(&mut self, seq: Seq, content: &Self::Content, pruned: &Pruned) -> Result<Seq, Self::Error>;
+}
+
+/// What [`retrieve`] reads of a session log; it writes nothing. Every
+/// method may fail with the host's error, which is passed through unchanged.
+pub trait RetrieveLog {
+    /// The host's error.
+    type Error;
+
+    /// The surface node seqs, in order.
+    fn surface(&mut self) -> Result<Vec<Seq>, Self::Error>;
+    /// Number of events in the log.
+    fn event_count(&mut self) -> Result<Seq, Self::Error>;
     /// The event at `seq` as [`retrieve`] sees it; any event that does not
     /// have the expected shape is [`EventKind::Other`].
     fn kind(&mut self, seq: Seq) -> Result<EventKind, Self::Error>;
@@ -102,7 +115,7 @@ pub struct PruneReport {
 /// appends that landed before it stay in the log.
 pub fn prune_session<L, F>(log: &mut L, prune: F) -> Result<PruneReport, L::Error>
 where
-    L: SessionLog,
+    L: PruneLog,
     F: Fn(&[Block<'_>]) -> Option<Pruned>,
 {
     let mut candidates = Vec::new();
@@ -141,8 +154,8 @@ where
 /// directly preceded by the `compaction/prune` event that shadows the
 /// same one result, the pair [`prune_session`] appends. Only a replacement
 /// whose text names the hash has its original read.
-pub fn retrieve<L: SessionLog>(log: &mut L, hash: &str) -> Result<Option<Vec<u16>>, L::Error> {
-    let needle: Vec<u16> = format!("<<ccr:{hash} ").encode_utf16().collect();
+pub fn retrieve<L: RetrieveLog>(log: &mut L, hash: &str) -> Result<Option<Vec<u16>>, L::Error> {
+    let needle = marker_head(hash);
     let len = log.event_count()?;
     let mut surface = log.surface()?;
     surface.sort_unstable();
@@ -171,164 +184,31 @@ pub fn retrieve<L: SessionLog>(log: &mut L, hash: &str) -> Result<Option<Vec<u16
     Ok(None)
 }
 
-/// An in-memory session log with the surface rules `prune_session` relies
-/// on; for Rust callers and tests.
-pub mod memory {
-    use super::{BlockList, EventKind, Seq, SessionLog};
-    use crate::content::{Block, NewText, Piece, Pruned};
-
-    /// A content block of a [`MemoryLog`] tool result.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum MemBlock {
-        /// A text block.
-        Text(Vec<u16>),
-        /// A rich block, identified by a label.
-        Rich(String),
-    }
-
-    impl BlockList for Vec<MemBlock> {
-        fn blocks(&self) -> Vec<Block<'_>> {
-            self.iter().map(|b| if let MemBlock::Text(t) = b { Block::Text(t) } else { Block::Rich }).collect()
-        }
-    }
-
-    /// An event of a [`MemoryLog`].
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum MemEvent {
-        /// A tool result; `replaces` is set on replacements.
-        ToolResult {
-            /// The tool call it answers.
-            call_id: String,
-            /// Its content blocks.
-            content: Vec<MemBlock>,
-            /// The event it replaces, for a replacement.
-            replaces: Option<Seq>,
-        },
-        /// A shadow-price event for one node.
-        Prune {
-            /// The node shadowed.
-            shadowed: Seq,
-            /// Its token price.
-            price: u64,
-        },
-        /// Any other event that joins the surface (a user or assistant message).
-        Message,
-        /// An event that is not on the surface (boundaries, chunks).
-        LogOnly,
-    }
-
-    /// Append-only events plus the surface they define.
-    #[derive(Clone, Debug, Default)]
-    pub struct MemoryLog {
-        /// Every event, by seq.
-        pub events: Vec<MemEvent>,
-        /// The surface node seqs, in order.
-        pub surface: Vec<Seq>,
-        /// When set, the append with this index (0-based, counting every
-        /// append) fails, to test error propagation.
-        pub fail_at_append: Option<usize>,
-        appends: usize,
-    }
-
-    /// An append that the log refused.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Rejected(pub Seq);
-
-    impl MemoryLog {
-        /// Appends an event; surface events join the end of the surface.
-        pub fn push(&mut self, event: MemEvent) -> Seq {
-            let seq = self.events.len() as Seq;
-            if matches!(event, MemEvent::ToolResult { .. } | MemEvent::Message) {
-                self.surface.push(seq);
-            }
-            self.events.push(event);
-            seq
-        }
-
-        fn guarded_append(&mut self) -> Result<(), Rejected> {
-            let n = self.appends;
-            self.appends += 1;
-            if self.fail_at_append == Some(n) { Err(Rejected(self.events.len() as Seq)) } else { Ok(()) }
-        }
-
-        fn result(&self, seq: Seq) -> Option<(&String, &Vec<MemBlock>, Option<Seq>)> {
-            match self.events.get(usize::try_from(seq).ok()?) {
-                Some(MemEvent::ToolResult { call_id, content, replaces }) => Some((call_id, content, *replaces)),
-                _ => None,
-            }
-        }
-    }
-
-    /// The price rule of dsh's token meter for a text-only result: a quarter
-    /// of the UTF-16 length rounded up, plus framing.
-    fn price(content: &[MemBlock]) -> u64 {
-        content
-            .iter()
-            .map(|b| match b {
-                MemBlock::Text(t) => (t.len() as u64).div_ceil(4) + 4,
-                MemBlock::Rich(label) => 4 + (label.len() as u64).div_ceil(4),
-            })
-            .sum::<u64>()
-            + 8
-    }
-
-    impl SessionLog for MemoryLog {
-        type Content = Vec<MemBlock>;
-        type Error = Rejected;
-
-        fn surface(&mut self) -> Result<Vec<Seq>, Rejected> {
-            Ok(self.surface.clone())
-        }
-
-        fn event_count(&mut self) -> Result<Seq, Rejected> {
-            Ok(self.events.len() as Seq)
-        }
-
-        fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Rejected> {
-            Ok(self.result(seq).is_some())
-        }
-
-        fn content(&mut self, seq: Seq) -> Result<Vec<MemBlock>, Rejected> {
-            self.result(seq).map(|(_, content, _)| content.clone()).ok_or(Rejected(seq))
-        }
-
-        fn replace(&mut self, seq: Seq, content: &Vec<MemBlock>, pruned: &Pruned) -> Result<Seq, Rejected> {
-            let (call_id, original, _) = self.result(seq).ok_or(Rejected(seq))?;
-            let call_id = call_id.clone();
-            let price = price(original);
-            let rebuilt = pruned
-                .pieces
-                .iter()
-                .map(|piece| match piece {
-                    Piece::Rich(i) | Piece::Text { block: i, text: NewText::Unchanged } => content[*i].clone(),
-                    Piece::Text { text: NewText::Replaced(t), .. } => MemBlock::Text(t.clone()),
-                })
-                .collect();
-            self.guarded_append()?;
-            self.events.push(MemEvent::Prune { shadowed: seq, price });
-            self.guarded_append()?;
-            let at = self.surface.iter().position(|&s| s == seq).ok_or(Rejected(seq))?;
-            let new_seq = self.events.len() as Seq;
-            self.events.push(MemEvent::ToolResult { call_id, content: rebuilt, replaces: Some(seq) });
-            self.surface[at] = new_seq;
-            Ok(new_seq)
-        }
-
-        fn kind(&mut self, seq: Seq) -> Result<EventKind, Rejected> {
-            Ok(match (self.result(seq), usize::try_from(seq).ok().and_then(|i| self.events.get(i))) {
-                (Some((_, _, replaces)), _) => EventKind::ToolResult { replaces },
-                (None, Some(MemEvent::Prune { shadowed, .. })) => EventKind::Prune { shadowed: *shadowed },
-                _ => EventKind::Other,
-            })
-        }
-
-        fn texts(&mut self, seq: Seq) -> Result<Option<Vec<Vec<u16>>>, Rejected> {
-            Ok(self.result(seq).map(|(_, content, _)| {
-                content.iter().filter_map(|b| if let MemBlock::Text(t) = b { Some(t.clone()) } else { None }).collect()
-            }))
-        }
-    }
+/// The start of every marker naming `hash`, up to the space after the hash
+/// (the spelling is [`format_marker`]'s).
+fn marker_head(hash: &str) -> Vec<u16> {
+    let marker = format_marker(hash, 0, Unit::Lines);
+    let end = marker.find(hash).map_or(marker.len(), |at| at + hash.len() + 1);
+    marker[..end].encode_utf16().collect()
 }
+
+/// The hash a caller names in `text`: the first run of [`HASH_LEN`]
+/// lowercase hex digits in it, so a bare hash and a whole marker both name
+/// one. `None` when there is none.
+pub fn find_hash(text: &[u16]) -> Option<String> {
+    let hex = |u: &u16| matches!(*u, 0x30..=0x39 | 0x61..=0x66);
+    let mut run = 0;
+    for (i, unit) in text.iter().enumerate() {
+        run = if hex(unit) { run + 1 } else { 0 };
+        if run == HASH_LEN {
+            return Some(text[i + 1 - HASH_LEN..=i].iter().map(|&u| char::from(u as u8)).collect());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod memory;
 
 #[cfg(test)]
 mod tests {
@@ -399,6 +279,18 @@ mod tests {
             assert_eq!(retrieve(&mut log, hash).unwrap().as_ref(), Some(dropped));
         }
         assert_eq!(retrieve(&mut log, "0123456789abcdef01234567").unwrap(), None);
+    }
+
+    #[test]
+    fn a_hash_is_found_bare_or_in_its_marker() {
+        let hash = "3beed198ae3c33ef1574f2c4";
+        assert_eq!(find_hash(&utf16(hash)).as_deref(), Some(hash));
+        assert_eq!(find_hash(&utf16(&format_marker(hash, 55, Unit::Lines))).as_deref(), Some(hash));
+        assert_eq!(find_hash(&utf16(&format!("{hash}ff"))).as_deref(), Some(hash), "the first 24 digits");
+        assert_eq!(find_hash(&utf16(&hash.to_uppercase())), None);
+        assert_eq!(find_hash(&utf16(&hash[1..])), None);
+        let head = String::from_utf16_lossy(&marker_head(hash));
+        assert!(head.ends_with(&format!("{hash} ")) && format_marker(hash, 7, Unit::Chars).starts_with(&head));
     }
 
     #[test]

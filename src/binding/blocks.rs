@@ -7,7 +7,7 @@ use napi::bindgen_prelude::{JsObjectValue, Object, Unknown};
 use napi::{Env, JsValue, Result};
 
 use super::raw::is_str;
-use super::values::{array_len, array_of, as_object, get, spread_with, string_units, type_error};
+use super::values::{array_len, as_object, get, spread_with, string_units, type_error};
 use crate::content::{Block, NewText, Piece, Pruned};
 use crate::text::code_point_len;
 
@@ -37,10 +37,10 @@ impl<'env> JsBlocks<'env> {
         self.texts.iter().map(|t| t.as_ref().map_or(Block::Rich, |(_, units)| Block::Text(units))).collect()
     }
 
-    /// The pruned block array: rich blocks as they were (the same objects),
+    /// The pruned blocks: rich blocks as they were (the same objects),
     /// each text block a copy of the original (`{ ...block, text }`) with
     /// its new text.
-    pub fn build(&self, env: &'env Env, pruned: &Pruned) -> Result<Unknown<'env>> {
+    pub fn build(&self, env: &'env Env, pruned: &Pruned) -> Result<Vec<Unknown<'env>>> {
         let mut out = Vec::with_capacity(pruned.pieces.len());
         for piece in &pruned.pieces {
             out.push(match piece {
@@ -54,7 +54,7 @@ impl<'env> JsBlocks<'env> {
                 }
             });
         }
-        Ok(array_of(env, out)?.to_unknown())
+        Ok(out)
     }
 }
 

@@ -8,7 +8,7 @@
 //! caller unchanged.
 
 use napi::bindgen_prelude::{
-    Array, FnArgs, Function, JsObjectValue, KeyCollectionMode, KeyConversion, KeyFilter, Object, Unknown,
+    Array, Function, JsObjectValue, KeyCollectionMode, KeyConversion, KeyFilter, Object, Unknown,
 };
 use std::ffi::CStr;
 
@@ -157,9 +157,4 @@ pub fn spread_with<'env>(env: &Env, source: &Object<'env>, key: &str, value: Unk
     let mut target = Object::new(env)?;
     target.define_properties(&properties)?;
     Ok(target)
-}
-
-/// Arguments for [`call_method`] with three values.
-pub fn args3<'a>(a: Unknown<'a>, b: Unknown<'a>, c: Unknown<'a>) -> FnArgs<(Unknown<'a>, Unknown<'a>, Unknown<'a>)> {
-    FnArgs::from((a, b, c))
 }

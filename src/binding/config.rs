@@ -1,0 +1,143 @@
+//! A JS config read for the core's resolver, and `resolveConfig`.
+//! `ToolResultPruneConfig` is the shape a caller writes; the core decides
+//! what is valid and says so in upstream's words.
+
+use napi::bindgen_prelude::{JsObjectValue, KeyCollectionMode, KeyConversion, KeyFilter, Object, Unknown};
+use napi::{Env, Result, ValueType};
+use napi_derive::napi;
+
+use super::raw::{Thrown, describe, string_units, throw_utf16};
+use super::resolved_config::ResolvedConfig;
+use super::strategy_name::StrategyName;
+use super::values::{as_object, number};
+use crate::config::{self, ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw};
+
+/// Character-budget policy and strategy: upstream's three keys and this
+/// package's four. Every key is optional; see `ResolvedConfig` for what
+/// each resolves to. (The binding reads a config key by key, as the core
+/// asks, not through this struct: it is the shape callers write.)
+#[allow(dead_code, reason = "declared for index.d.ts; never built in Rust")]
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ToolResultPruneConfig {
+    /// Prune when total text exceeds this many Unicode code points. Defaults
+    /// to `DEFAULT_THRESHOLD_CHARS` (upstream's).
+    pub threshold_chars: Option<f64>,
+    /// Maximum leading Unicode code points retained (head/tail; the head
+    /// share of cut lines). Defaults to `DEFAULT_HEAD_CHARS`.
+    pub head_chars: Option<f64>,
+    /// Maximum trailing Unicode code points retained (head/tail; the tail
+    /// share of cut lines). Defaults to `DEFAULT_TAIL_CHARS`.
+    pub tail_chars: Option<f64>,
+    /// `'head-tail'` (upstream's rule, the default) or `'lines'`.
+    pub strategy: Option<StrategyName>,
+    /// Lines mode: code points a pruned result keeps at most. Defaults to
+    /// `headChars + PRUNE_MARKER_LEN + tailChars`, what head/tail keeps; at
+    /// most `thresholdChars`.
+    pub keep_chars: Option<f64>,
+    /// Lines mode: neighbours kept on each side of a kept line. Defaults to
+    /// `DEFAULT_CONTEXT_LINES`.
+    pub context_lines: Option<f64>,
+    /// Lines mode: lines kept at the start and at the end. Defaults to
+    /// `DEFAULT_EDGE_LINES`.
+    pub edge_lines: Option<f64>,
+}
+
+/// Resolves and validates a config as upstream does (its keys, defaults,
+/// conditions and messages), with this package's four keys: a `TypeError`
+/// for an unknown key or a value of the wrong type, a `RangeError` for a
+/// number out of range. The result is detached from `config`.
+#[napi(catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
+pub fn resolve_config(env: Env, config: Option<Unknown>) -> Result<ResolvedConfig> {
+    resolved(&env, config.as_ref()).map(ResolvedConfig::from)
+}
+
+/// The core's config from a JS one (`undefined` is `{}`); the errors thrown.
+pub fn resolved(env: &Env, config: Option<&Unknown<'_>>) -> Result<config::ResolvedConfig> {
+    let thrown = |e: ConfigError| {
+        let kind = match e.kind {
+            ErrorKind::Type => Thrown::Type,
+            ErrorKind::Range => Thrown::Range,
+        };
+        throw_utf16(env, kind, &e.message)
+    };
+    let given = match config {
+        Some(config) if config.get_type()? != ValueType::Undefined => Some(config),
+        _ => None,
+    };
+    let Some(config) = given else {
+        let values = ConfigValues::read(|_| Ok::<_, napi::Error>(JsConfigValue::absent(env)))?;
+        return config::resolve(&values).map_err(thrown);
+    };
+    // `typeof config === 'object'`, `null` excluded: a function is refused.
+    let object = match config.get_type()? {
+        ValueType::Object => as_object(config)?.expect("an object"),
+        _ => return Err(thrown(config::not_an_object(&describe(env, config)))),
+    };
+    config::check_keys(&own_keys(&object)?).map_err(thrown)?;
+    let values = ConfigValues::read(|key| {
+        let value: Unknown = object.get_named_property_unchecked(key.name())?;
+        JsConfigValue::new(env, value)
+    })?;
+    config::resolve(&values).map_err(thrown)
+}
+
+/// `Object.keys(object)`: its own enumerable string keys, in order.
+fn own_keys(object: &Object<'_>) -> Result<Vec<Vec<u16>>> {
+    let keys =
+        object.get_all_property_names(KeyCollectionMode::OwnOnly, KeyFilter::Enumerable, KeyConversion::NumbersToStrings)?;
+    let mut out = Vec::new();
+    for i in 0..keys.get_array_length()? {
+        let key: Unknown = keys.get_element(i)?;
+        // Symbols are not among `Object.keys`.
+        if key.get_type()? == ValueType::String {
+            out.push(string_units(&key)?);
+        }
+    }
+    Ok(out)
+}
+
+/// A JS config value, read once: its type and number or code units.
+struct JsConfigValue<'a, 'env> {
+    env: &'a Env,
+    value: Option<Unknown<'env>>,
+    raw: Read,
+}
+
+/// What a value is, read from JS.
+enum Read {
+    Absent,
+    Number(f64),
+    Text(Vec<u16>),
+    Other,
+}
+
+impl<'a, 'env> JsConfigValue<'a, 'env> {
+    fn absent(env: &'a Env) -> Self {
+        JsConfigValue { env, value: None, raw: Read::Absent }
+    }
+
+    fn new(env: &'a Env, value: Unknown<'env>) -> Result<Self> {
+        let raw = match value.get_type()? {
+            ValueType::Undefined | ValueType::Null => Read::Absent,
+            ValueType::Number => Read::Number(number(&value)?.expect("a number")),
+            ValueType::String => Read::Text(string_units(&value)?),
+            _ => Read::Other,
+        };
+        Ok(JsConfigValue { env, value: Some(value), raw })
+    }
+}
+
+impl ConfigValue for JsConfigValue<'_, '_> {
+    fn raw(&self) -> Raw<'_> {
+        match &self.raw {
+            Read::Absent => Raw::Absent,
+            Read::Number(n) => Raw::Number(*n),
+            Read::Text(units) => Raw::Text(units),
+            Read::Other => Raw::Other,
+        }
+    }
+
+    fn describe(&self) -> Vec<u16> {
+        self.value.as_ref().map(|v| describe(self.env, v)).unwrap_or_default()
+    }
+}

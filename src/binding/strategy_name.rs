@@ -1,0 +1,40 @@
+//! `StrategyName`: how over-budget text is cut, as the config names it.
+
+use napi_derive::napi;
+
+use crate::config;
+
+/// How over-budget text is cut.
+#[derive(Clone, Copy)]
+#[napi(string_enum = "kebab-case")]
+pub enum StrategyName {
+    /// Upstream's head, marker and tail (the default).
+    HeadTail,
+    /// Failure-aware lines with retrievable markers.
+    Lines,
+}
+
+impl From<config::StrategyName> for StrategyName {
+    fn from(name: config::StrategyName) -> Self {
+        match name {
+            config::StrategyName::HeadTail => StrategyName::HeadTail,
+            config::StrategyName::Lines => StrategyName::Lines,
+        }
+    }
+}
+
+/// Every strategy the config accepts, the default first.
+#[napi]
+pub const STRATEGIES: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_is_the_cores() {
+        let ours = STRATEGIES.map(|s| s as usize);
+        let core = config::StrategyName::ALL.map(|s| StrategyName::from(s) as usize);
+        assert_eq!(ours, core);
+    }
+}

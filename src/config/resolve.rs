@@ -1,0 +1,495 @@
+//! A caller's config resolved: upstream's keys, defaults, conditions and
+//! messages, in upstream's arithmetic, plus this package's four keys. The
+//! one place a config is validated; the plugin, the command line and the
+//! native pruner all come here (through the binding).
+//!
+//! Values arrive as the caller's language holds them ([`ConfigValue`]): the
+//! numbers are JavaScript's doubles, so the budget sum is a double sum, as
+//! upstream computes it, and messages print numbers as JavaScript does.
+//! Messages are UTF-16, as JavaScript strings are: an unknown key or a
+//! strategy string is quoted exactly, lone surrogates included.
+
+use super::js_number::js_number;
+use super::{
+    Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS,
+    DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER_LEN,
+};
+use crate::strategy::lines::LineOptions;
+use crate::strategy::{Pruner, Strategy};
+
+/// A config key. [`Key::ALL`] is their order: the allowed list in messages,
+/// the order values are read and checked, and the resolved config's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// `thresholdChars`: prune when the text is longer than this.
+    ThresholdChars,
+    /// `headChars`: leading code points head/tail keeps.
+    HeadChars,
+    /// `tailChars`: trailing code points head/tail keeps.
+    TailChars,
+    /// `strategy`: a [`StrategyName`].
+    Strategy,
+    /// `keepChars`: lines mode's output budget.
+    KeepChars,
+    /// `contextLines`: lines mode's neighbours of a kept line.
+    ContextLines,
+    /// `edgeLines`: lines mode's lines kept at each end.
+    EdgeLines,
+}
+
+impl Key {
+    /// Every key, upstream's three first.
+    pub const ALL: [Key; 7] = [
+        Key::ThresholdChars,
+        Key::HeadChars,
+        Key::TailChars,
+        Key::Strategy,
+        Key::KeepChars,
+        Key::ContextLines,
+        Key::EdgeLines,
+    ];
+
+    /// The key as the config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::ThresholdChars => "thresholdChars",
+            Key::HeadChars => "headChars",
+            Key::TailChars => "tailChars",
+            Key::Strategy => "strategy",
+            Key::KeepChars => "keepChars",
+            Key::ContextLines => "contextLines",
+            Key::EdgeLines => "edgeLines",
+        }
+    }
+}
+
+/// How over-budget text is cut, as the config names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StrategyName {
+    /// `'head-tail'`: upstream's head, marker and tail (the default).
+    #[default]
+    HeadTail,
+    /// `'lines'`: failure-aware lines with retrievable markers.
+    Lines,
+}
+
+impl StrategyName {
+    /// Every strategy, the default first.
+    pub const ALL: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
+
+    /// The strategy as the config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyName::HeadTail => "head-tail",
+            StrategyName::Lines => "lines",
+        }
+    }
+}
+
+/// A config value, as far as resolution looks at it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Raw<'a> {
+    /// Not given (`undefined` or `null`): the key's default.
+    Absent,
+    /// A number.
+    Number(f64),
+    /// A string, as UTF-16.
+    Text(&'a [u16]),
+    /// Anything else (a boolean, an object, a bigint, a symbol).
+    Other,
+}
+
+/// A value read from a caller's config object.
+pub trait ConfigValue {
+    /// What resolution sees of it.
+    fn raw(&self) -> Raw<'_>;
+    /// How a template literal prints it (`${value}`), for a [`Raw::Other`]
+    /// value named in a message; called only when one is.
+    fn describe(&self) -> Vec<u16>;
+}
+
+/// The value of every key of a config, in [`Key::ALL`] order.
+#[derive(Clone, Debug)]
+pub struct ConfigValues<V>([V; 7]);
+
+impl<V> ConfigValues<V> {
+    /// Reads each key's value with `read`, in [`Key::ALL`] order (the order
+    /// the caller's getters run in), stopping at the first error.
+    pub fn read<E>(mut read: impl FnMut(Key) -> Result<V, E>) -> Result<Self, E> {
+        let mut values = Vec::with_capacity(Key::ALL.len());
+        for key in Key::ALL {
+            values.push(read(key)?);
+        }
+        Ok(ConfigValues(values.try_into().ok().expect("one value a key")))
+    }
+
+    fn get(&self, key: Key) -> &V {
+        &self.0[key as usize]
+    }
+}
+
+/// Which JavaScript error a refusal is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A wrong key, or a value of the wrong type: `TypeError`.
+    Type,
+    /// A number out of range: `RangeError`.
+    Range,
+}
+
+/// A refused config: the error's kind and its message, upstream's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// `TypeError` or `RangeError`.
+    pub kind: ErrorKind,
+    /// The message, UTF-16 (it quotes the caller's strings exactly).
+    pub message: Vec<u16>,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&String::from_utf16_lossy(&self.message))
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A message under construction, from ASCII words and the caller's UTF-16.
+struct Message(Vec<u16>);
+
+impl Message {
+    fn new() -> Self {
+        Message("ToolResultPruneConfig: ".encode_utf16().collect())
+    }
+
+    fn say(mut self, words: &str) -> Self {
+        self.0.extend(words.encode_utf16());
+        self
+    }
+
+    fn quote(mut self, units: &[u16]) -> Self {
+        self.0.extend_from_slice(units);
+        self
+    }
+
+    fn error(self, kind: ErrorKind) -> ConfigError {
+        ConfigError { kind, message: self.0 }
+    }
+}
+
+/// The refusal of a config that is not an object at all; `described` is
+/// the value as a template literal prints it.
+pub fn not_an_object(described: &[u16]) -> ConfigError {
+    Message::new().say("config (").quote(described).say(") must be an object").error(ErrorKind::Type)
+}
+
+/// Checks a config's own enumerable keys (`Object.keys`, in order): the
+/// first unknown one is refused, naming the allowed keys. Resolution checks
+/// the keys before it reads any value.
+pub fn check_keys(keys: &[Vec<u16>]) -> Result<(), ConfigError> {
+    let known = |key: &[u16]| Key::ALL.iter().any(|k| k.name().encode_utf16().eq(key.iter().copied()));
+    match keys.iter().find(|key| !known(key)) {
+        None => Ok(()),
+        Some(key) => {
+            let allowed = Key::ALL.map(Key::name).join(", ");
+            let message = Message::new().say("unknown key \"").quote(key).say("\" (allowed: ").say(&allowed).say(")");
+            Err(message.error(ErrorKind::Type))
+        }
+    }
+}
+
+/// A validated config, detached from the caller's object. The counts are
+/// integers held as JavaScript numbers (so `2 ** 53`, or `1e21`, is kept as
+/// given), with `headChars + marker + tailChars <= thresholdChars` and
+/// `keepChars` from the marker's length to the threshold, in double
+/// arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResolvedConfig {
+    /// Prune when the text is longer than this many code points (at least 1).
+    pub threshold_chars: f64,
+    /// Leading code points head/tail keeps.
+    pub head_chars: f64,
+    /// Trailing code points head/tail keeps.
+    pub tail_chars: f64,
+    /// The transform.
+    pub strategy: StrategyName,
+    /// Lines mode's output budget; by default `headChars + marker + tailChars`.
+    pub keep_chars: f64,
+    /// Lines mode's neighbours of each kept line.
+    pub context_lines: f64,
+    /// Lines mode's lines kept at each end.
+    pub edge_lines: f64,
+}
+
+/// Resolves `values` (the keys already checked): each absent key takes its
+/// default; every count must be an integer (a `TypeError` for a value that
+/// is not a number, a `RangeError` for one out of range); the strategy must
+/// be one of [`StrategyName::ALL`]; then head, marker and tail must fit the
+/// threshold, and `keepChars` (which defaults to their sum) must be from
+/// the marker's length to the threshold. The checks run in that order.
+pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfig, ConfigError> {
+    let positive = "a positive integer";
+    let non_negative = "a non-negative integer";
+    let threshold_chars = count(values, Key::ThresholdChars, DEFAULT_THRESHOLD_CHARS, 1.0, positive)?;
+    let head_chars = count(values, Key::HeadChars, DEFAULT_HEAD_CHARS, 0.0, non_negative)?;
+    let tail_chars = count(values, Key::TailChars, DEFAULT_TAIL_CHARS, 0.0, non_negative)?;
+    let strategy = strategy(values.get(Key::Strategy))?;
+    let context_lines = count(values, Key::ContextLines, DEFAULT_CONTEXT_LINES, 0.0, non_negative)?;
+    let edge_lines = count(values, Key::EdgeLines, DEFAULT_EDGE_LINES, 0.0, non_negative)?;
+    let marker = PRUNE_MARKER_LEN as f64;
+    // Upstream's sum, in upstream's (double) arithmetic.
+    let emitted = head_chars + marker + tail_chars;
+    if emitted > threshold_chars {
+        let message = Message::new()
+            .say(&format!("headChars + marker + tailChars ({}) must be at most ", js_number(emitted)))
+            .say(&format!("thresholdChars ({})", js_number(threshold_chars)));
+        return Err(message.error(ErrorKind::Range));
+    }
+    let keep_range = format!("an integer from {PRUNE_MARKER_LEN} to thresholdChars ({})", js_number(threshold_chars));
+    let keep_chars = match values.get(Key::KeepChars) {
+        value if value.raw() == Raw::Absent => emitted,
+        value => integer(Key::KeepChars, value, marker, &keep_range)?,
+    };
+    if keep_chars > threshold_chars {
+        let message = Message::new().say(&format!("keepChars ({}) must be {keep_range}", js_number(keep_chars)));
+        return Err(message.error(ErrorKind::Range));
+    }
+    Ok(ResolvedConfig { threshold_chars, head_chars, tail_chars, strategy, keep_chars, context_lines, edge_lines })
+}
+
+/// The count under `key`, or `default` when absent; see [`integer`].
+fn count<V: ConfigValue>(
+    values: &ConfigValues<V>,
+    key: Key,
+    default: u32,
+    min: f64,
+    what: &str,
+) -> Result<f64, ConfigError> {
+    let value = values.get(key);
+    if value.raw() == Raw::Absent { Ok(f64::from(default)) } else { integer(key, value, min, what) }
+}
+
+/// `value` when it is an integer of at least `min`: otherwise a `RangeError`
+/// for a number, a `TypeError` for anything else, saying it must be `what`.
+fn integer<V: ConfigValue>(key: Key, value: &V, min: f64, what: &str) -> Result<f64, ConfigError> {
+    let raw = value.raw();
+    if let Raw::Number(n) = raw
+        && n.is_finite()
+        && n.fract() == 0.0
+        && n >= min
+    {
+        // As given: `-0` stays `-0`, as upstream's copy keeps it.
+        return Ok(n);
+    }
+    let kind = if matches!(raw, Raw::Number(_)) { ErrorKind::Range } else { ErrorKind::Type };
+    let message = Message::new().say(key.name()).say(" (").quote(&describe(value)).say(&format!(") must be {what}"));
+    Err(message.error(kind))
+}
+
+/// The strategy named by `value` (the default when absent); a `TypeError`
+/// listing the strategies for anything else.
+fn strategy<V: ConfigValue>(value: &V) -> Result<StrategyName, ConfigError> {
+    let raw = value.raw();
+    if raw == Raw::Absent {
+        return Ok(StrategyName::default());
+    }
+    let named = |s: &StrategyName| matches!(raw, Raw::Text(t) if s.name().encode_utf16().eq(t.iter().copied()));
+    if let Some(found) = StrategyName::ALL.iter().find(|s| named(s)) {
+        return Ok(*found);
+    }
+    let names: Vec<String> = StrategyName::ALL.iter().map(|s| format!("'{}'", s.name())).collect();
+    let message = Message::new().say("strategy (").quote(&describe(value)).say(") must be ").say(&names.join(" or "));
+    Err(message.error(ErrorKind::Type))
+}
+
+/// `${value}`: a number as JavaScript prints it, a string as it is, anything
+/// else as the caller's language says.
+fn describe<V: ConfigValue>(value: &V) -> Vec<u16> {
+    match value.raw() {
+        Raw::Number(n) => js_number(n).encode_utf16().collect(),
+        Raw::Text(units) => units.to_vec(),
+        Raw::Absent | Raw::Other => value.describe(),
+    }
+}
+
+impl ResolvedConfig {
+    /// The defaults: what [`resolve`] makes of an empty config.
+    pub fn defaults() -> Self {
+        struct Nothing;
+        impl ConfigValue for Nothing {
+            fn raw(&self) -> Raw<'_> {
+                Raw::Absent
+            }
+            fn describe(&self) -> Vec<u16> {
+                Vec::new()
+            }
+        }
+        let values = ConfigValues::read(|_| Ok::<_, ()>(Nothing)).expect("nothing to read");
+        resolve(&values).expect("the defaults are valid")
+    }
+
+    /// The budgets, in exact integer arithmetic. Past 2^53 a double sum can
+    /// round under the threshold where the exact one does not; no text is
+    /// that long (a JavaScript string holds fewer than 2^30 code units), so
+    /// head and tail are then narrowed to fit, which changes no result.
+    pub fn budgets(&self) -> Budgets {
+        // Non-negative integers: the casts are exact below 2^64 and saturate above.
+        let (threshold, head, tail) = (self.threshold_chars as u64, self.head_chars as u64, self.tail_chars as u64);
+        let budgets = Budgets::new(threshold, head, tail).unwrap_or_else(|_| {
+            let head = head.min(threshold - PRUNE_MARKER_LEN);
+            let tail = tail.min(threshold - PRUNE_MARKER_LEN - head);
+            Budgets::new(threshold, head, tail).expect("narrowed to fit")
+        });
+        budgets.with_keep(self.keep_chars as u64).expect("keepChars was checked against the threshold")
+    }
+
+    /// The pruner this config describes.
+    pub fn pruner(&self) -> Pruner {
+        let strategy = match self.strategy {
+            StrategyName::HeadTail => Strategy::HeadTail,
+            StrategyName::Lines => Strategy::Lines(self.line_options()),
+        };
+        Pruner { budgets: self.budgets(), strategy }
+    }
+
+    /// Lines mode's options (a count past `usize` saturates: it means "all").
+    pub fn line_options(&self) -> LineOptions {
+        LineOptions { context: self.context_lines as usize, edge: self.edge_lines as usize }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::utf16;
+
+    /// A config value for tests, with what JavaScript would print for it.
+    #[derive(Clone, Debug)]
+    enum V {
+        Absent,
+        Number(f64),
+        Text(Vec<u16>),
+        Other(&'static str),
+    }
+
+    impl ConfigValue for V {
+        fn raw(&self) -> Raw<'_> {
+            match self {
+                V::Absent => Raw::Absent,
+                V::Number(n) => Raw::Number(*n),
+                V::Text(t) => Raw::Text(t),
+                V::Other(_) => Raw::Other,
+            }
+        }
+        fn describe(&self) -> Vec<u16> {
+            match self {
+                V::Other(s) => utf16(s),
+                _ => unreachable!("only other values are described by the caller"),
+            }
+        }
+    }
+
+    fn resolved(given: &[(Key, V)]) -> Result<ResolvedConfig, ConfigError> {
+        let values = ConfigValues::read(|key| {
+            Ok::<_, ()>(given.iter().find(|(k, _)| *k == key).map_or(V::Absent, |(_, v)| v.clone()))
+        })
+        .unwrap();
+        resolve(&values)
+    }
+
+    fn refusal(given: &[(Key, V)]) -> (ErrorKind, String) {
+        let e = resolved(given).unwrap_err();
+        (e.kind, e.to_string())
+    }
+
+    #[test]
+    fn the_defaults_are_upstreams_and_keep_what_head_tail_keeps() {
+        let d = ResolvedConfig::defaults();
+        assert_eq!((d.threshold_chars, d.head_chars, d.tail_chars), (8192.0, 4096.0, 1024.0));
+        assert_eq!((d.strategy, d.keep_chars, d.context_lines, d.edge_lines), (StrategyName::HeadTail, 5159.0, 2.0, 2.0));
+        assert_eq!(d.budgets(), Budgets::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_first_with_the_allowed_list() {
+        assert_eq!(check_keys(&[utf16("thresholdChars"), utf16("edgeLines")]), Ok(()));
+        let e = check_keys(&[utf16("headChars"), utf16("bogus\u{e9}"), utf16("other")]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Type);
+        assert_eq!(
+            e.to_string(),
+            "ToolResultPruneConfig: unknown key \"bogus\u{e9}\" (allowed: thresholdChars, headChars, tailChars, \
+             strategy, keepChars, contextLines, edgeLines)"
+        );
+        // A lone surrogate in a key is quoted as it is.
+        let lone = vec![u16::from(b'k'), 0xD800];
+        assert!(check_keys(&[lone.clone()]).unwrap_err().message.windows(2).any(|w| w == lone));
+    }
+
+    #[test]
+    fn counts_are_integers_in_range_with_upstreams_messages() {
+        use Key::*;
+        let range = ErrorKind::Range;
+        let ty = ErrorKind::Type;
+        let msg = |s: &str| format!("ToolResultPruneConfig: {s}");
+        assert_eq!(refusal(&[(ThresholdChars, V::Number(0.0))]), (range, msg("thresholdChars (0) must be a positive integer")));
+        assert_eq!(refusal(&[(HeadChars, V::Number(-1.0))]), (range, msg("headChars (-1) must be a non-negative integer")));
+        assert_eq!(refusal(&[(TailChars, V::Number(1.5))]), (range, msg("tailChars (1.5) must be a non-negative integer")));
+        assert_eq!(refusal(&[(ThresholdChars, V::Number(f64::NAN))]), (range, msg("thresholdChars (NaN) must be a positive integer")));
+        assert_eq!(refusal(&[(EdgeLines, V::Number(f64::INFINITY))]), (range, msg("edgeLines (Infinity) must be a non-negative integer")));
+        assert_eq!(refusal(&[(ThresholdChars, V::Text(utf16("8192")))]), (ty, msg("thresholdChars (8192) must be a positive integer")));
+        assert_eq!(refusal(&[(ContextLines, V::Other("true"))]), (ty, msg("contextLines (true) must be a non-negative integer")));
+        // -0 is an integer and is kept as given, as is 2^53.
+        assert_eq!(resolved(&[(HeadChars, V::Number(-0.0))]).unwrap().head_chars.to_bits(), (-0f64).to_bits());
+        assert_eq!(resolved(&[(ContextLines, V::Number(2f64.powi(53)))]).unwrap().context_lines, 2f64.powi(53));
+    }
+
+    #[test]
+    fn the_budget_sum_is_upstreams_double_sum() {
+        use Key::*;
+        let over = refusal(&[(ThresholdChars, V::Number(100.0)), (HeadChars, V::Number(50.0)), (TailChars, V::Number(12.0))]);
+        let words = "headChars + marker + tailChars (101) must be at most thresholdChars (100)";
+        assert_eq!(over, (ErrorKind::Range, format!("ToolResultPruneConfig: {words}")));
+        assert!(resolved(&[(ThresholdChars, V::Number(39.0)), (HeadChars, V::Number(0.0)), (TailChars, V::Number(0.0))]).is_ok());
+        // 1e21 + 39 + 1024 is 1e21 in doubles, printed as JavaScript prints it.
+        let huge = refusal(&[(ThresholdChars, V::Number(1e6)), (HeadChars, V::Number(1e21))]);
+        assert!(huge.1.ends_with("(1e+21) must be at most thresholdChars (1000000)"), "{}", huge.1);
+        // Accepted by the double sum though the exact one is one over: the budgets still build.
+        let t = 2f64.powi(54);
+        let c = resolved(&[(ThresholdChars, V::Number(t)), (HeadChars, V::Number(t - 40.0)), (TailChars, V::Number(2.0))])
+            .unwrap();
+        let b = c.budgets();
+        assert_eq!(b.threshold(), 1 << 54);
+        assert!(b.head() + PRUNE_MARKER_LEN + b.tail() <= b.threshold());
+    }
+
+    #[test]
+    fn the_strategy_is_one_of_the_names() {
+        assert_eq!(resolved(&[(Key::Strategy, V::Text(utf16("lines")))]).unwrap().strategy, StrategyName::Lines);
+        let e = refusal(&[(Key::Strategy, V::Text(utf16("Lines")))]);
+        assert_eq!(e, (ErrorKind::Type, "ToolResultPruneConfig: strategy (Lines) must be 'head-tail' or 'lines'".into()));
+        assert_eq!(refusal(&[(Key::Strategy, V::Number(1.0))]).0, ErrorKind::Type);
+    }
+
+    #[test]
+    fn keep_chars_runs_from_the_marker_to_the_threshold() {
+        use Key::*;
+        let t = (ThresholdChars, V::Number(9000.0));
+        assert_eq!(resolved(&[t.clone(), (KeepChars, V::Number(39.0))]).unwrap().keep_chars, 39.0);
+        assert_eq!(resolved(&[t.clone(), (KeepChars, V::Number(9000.0))]).unwrap().keep_chars, 9000.0);
+        let words = "must be an integer from 39 to thresholdChars (9000)";
+        for (keep, shown) in [(38.0, "38"), (9001.0, "9001"), (1.5, "1.5")] {
+            let (kind, message) = refusal(&[t.clone(), (KeepChars, V::Number(keep))]);
+            assert_eq!((kind, message), (ErrorKind::Range, format!("ToolResultPruneConfig: keepChars ({shown}) {words}")));
+        }
+        assert_eq!(refusal(&[t, (KeepChars, V::Other("[object Object]"))]).0, ErrorKind::Type);
+        let lines = resolved(&[(Strategy, V::Text(utf16("lines"))), (KeepChars, V::Number(2000.0))]).unwrap();
+        assert_eq!(lines.pruner().budgets.keep(), 2000);
+        assert!(matches!(lines.pruner().strategy, crate::strategy::Strategy::Lines(o) if o == LineOptions::default()));
+    }
+
+    #[test]
+    fn a_config_that_is_not_an_object_is_named() {
+        let e = not_an_object(&utf16("null"));
+        assert_eq!((e.kind, e.to_string()), (ErrorKind::Type, "ToolResultPruneConfig: config (null) must be an object".into()));
+    }
+}

@@ -1,0 +1,71 @@
+//! The plan of one text as a pruner makes it, without a session: what the
+//! model would see, the exact text behind each marker, the lines dropped,
+//! and the kind the text was taken to be.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::content::{Block, render_texts};
+use crate::strategy::lines::{self, Kind};
+use crate::strategy::{Pruner, Strategy};
+
+/// One text planned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextPlan {
+    /// The pruned text; `None` when the text is within the threshold and
+    /// stays as it is.
+    pub content: Option<Vec<u16>>,
+    /// Hash → exact text behind each marker of `content` (empty when
+    /// nothing was pruned, and for head/tail, which writes no marker).
+    pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Lines replaced by markers.
+    pub dropped_lines: usize,
+    /// The kind the text was taken to be (one: the text is one block).
+    pub kinds: Vec<Kind>,
+}
+
+/// `text` planned by `pruner`. `spans` (`[start, end)` code-unit ranges)
+/// are lines the caller wants kept first; only lines mode reads them. A
+/// head/tail pruner cuts as it always does and reports the kind lines mode
+/// would see.
+pub fn plan_text(pruner: &Pruner, text: &[u16], spans: &[Range<usize>]) -> TextPlan {
+    let blocks = [Block::Text(text)];
+    let (pruned, kinds) = match pruner.strategy {
+        Strategy::Lines(options) => lines::plan_blocks(&blocks, &pruner.budgets, &options, spans),
+        Strategy::HeadTail => (pruner.prune(&blocks), lines::kinds(&blocks)),
+    };
+    match pruned {
+        Some(p) => TextPlan {
+            content: Some(render_texts(&blocks, &p).collect::<Vec<_>>().concat()),
+            recoverable: p.recovered(&blocks),
+            dropped_lines: p.dropped_lines,
+            kinds,
+        },
+        None => TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Budgets;
+    use crate::markers::expand;
+    use crate::strategy::lines::LineOptions;
+    use crate::text::utf16;
+
+    #[test]
+    fn a_plan_undoes_to_the_text_and_a_short_text_stays() {
+        let text = utf16(&(0..400).map(|i| format!("step {i} of the build\n")).collect::<String>());
+        let budgets = Budgets::new(2000, 500, 200).unwrap();
+        let lines = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
+        let plan = plan_text(&lines, &text, &[]);
+        let content = plan.content.as_deref().expect("over the threshold");
+        assert!(plan.dropped_lines > 0 && !plan.recoverable.is_empty());
+        assert_eq!(expand(content, &plan.recoverable), text);
+        assert_eq!(plan.kinds, [Kind::Log]);
+        let short = plan_text(&lines, &utf16("short\n"), &[]);
+        assert_eq!(short, TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds: vec![Kind::Log] });
+        let head_tail = plan_text(&Pruner { budgets, strategy: Strategy::HeadTail }, &text, &[]);
+        assert!(head_tail.recoverable.is_empty() && head_tail.content.is_some());
+    }
+}

@@ -1,0 +1,124 @@
+//! Zstandard frames, for dsh's `.jsonl.zstd` session logs: a concatenation
+//! of independent, checksummed frames (Node 20 has no zstd in `node:zlib`).
+//! Decoding is bounded: it stops as soon as the output would pass a cap,
+//! whatever sizes the frames claim. Pure Rust, over the `ruzstd` crate.
+
+use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
+use ruzstd::encoding::{CompressionLevel, compress_to_vec};
+
+const ZSTD_MAGIC: u32 = 0xFD2F_B528;
+const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
+const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+
+/// Decoded bytes produced per step, so a frame is read in bounded pieces.
+const STEP: usize = 1 << 20;
+
+/// The little-endian magic number at the start of `data`, if it has four bytes.
+fn magic(data: &[u8]) -> Option<u32> {
+    Some(u32::from_le_bytes(data.get(..4)?.try_into().ok()?))
+}
+
+/// Whether `data` starts with a zstd frame (a skippable one included).
+pub fn starts_with_frame(data: &[u8]) -> bool {
+    magic(data).is_some_and(|m| m == ZSTD_MAGIC || m & SKIPPABLE_MASK == SKIPPABLE_MAGIC)
+}
+
+/// One independently decodable, checksummed frame holding `data`.
+pub fn compress_frame(data: &[u8]) -> Vec<u8> {
+    compress_to_vec(data, CompressionLevel::Fastest)
+}
+
+/// All frames of `data`, decoded and checksum-verified, concatenated
+/// (skippable frames skipped). An error as soon as the output would pass
+/// `cap` bytes, so memory stays within the cap (plus one step and the
+/// frame's window) whatever the frames claim. The error says
+/// `corrupt zstd frame at byte N: …`, `incomplete zstd frame at byte N …`
+/// or `over N bytes once decompressed`.
+pub fn decompress_frames(data: &[u8], cap: usize) -> Result<Vec<u8>, String> {
+    let mut out: Vec<u8> = Vec::new();
+    let mut at = 0;
+    let mut decoder = FrameDecoder::new();
+    while at < data.len() {
+        let rest = &data[at..];
+        if rest.len() >= 8 && magic(rest).is_some_and(|m| m & SKIPPABLE_MASK == SKIPPABLE_MAGIC) {
+            let size = u32::from_le_bytes([rest[4], rest[5], rest[6], rest[7]]) as usize;
+            if rest.len() < 8 + size {
+                return Err(incomplete(at));
+            }
+            at += 8 + size;
+            continue;
+        }
+        let mut source = rest;
+        decoder.reset(&mut source).map_err(|e| incomplete_or_corrupt(at, source, e))?;
+        loop {
+            let finished = decoder
+                .decode_blocks(&mut source, BlockDecodingStrategy::UptoBytes(STEP))
+                .map_err(|e| incomplete_or_corrupt(at, source, e))?;
+            let needed = out.len() + decoder.can_collect();
+            if needed > cap {
+                return Err(format!("over {cap} bytes once decompressed"));
+            }
+            if needed > out.capacity() {
+                out.reserve_exact((needed * 2).min(cap) - out.len());
+            }
+            // The computed checksum covers what has been collected: collect first.
+            out.extend(decoder.collect().unwrap_or_default());
+            if finished {
+                break;
+            }
+        }
+        if let (Some(stored), Some(computed)) = (decoder.get_checksum_from_data(), decoder.get_calculated_checksum())
+            && stored != computed
+        {
+            return Err(corrupt(at, "checksum mismatch"));
+        }
+        at += rest.len() - source.len();
+    }
+    Ok(out)
+}
+
+/// Why a frame could not be decoded, with the byte offset of its start.
+fn corrupt(at: usize, reason: impl std::fmt::Display) -> String {
+    format!("corrupt zstd frame at byte {at}: {reason}")
+}
+
+/// A frame the input ends inside of.
+fn incomplete(at: usize) -> String {
+    format!("incomplete zstd frame at byte {at} (the file ends inside it)")
+}
+
+/// An error reading a frame: "incomplete" when the input ran out, else "corrupt".
+fn incomplete_or_corrupt(at: usize, left: &[u8], e: impl std::fmt::Display) -> String {
+    if left.is_empty() { incomplete(at) } else { corrupt(at, e) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_stops_at_the_cap_and_reads_skippable_frames_past() {
+        let frame = compress_frame(&vec![b'x'; 8 << 20]);
+        let mut data = vec![0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        assert!(starts_with_frame(&data) && starts_with_frame(&frame) && !starts_with_frame(b"{\"type\""));
+        data.extend(&frame);
+        data.extend(&frame);
+        assert_eq!(decompress_frames(&data, 16 << 20).map(|v| v.len()), Ok(16 << 20));
+        let err = decompress_frames(&data, (16 << 20) - 1).unwrap_err();
+        assert_eq!(err, format!("over {} bytes once decompressed", (16 << 20) - 1));
+        assert!(decompress_frames(&data, 1 << 20).unwrap_err().starts_with("over "));
+    }
+
+    #[test]
+    fn truncated_and_damaged_frames_are_named_by_their_offset() {
+        let frame = compress_frame(b"a line of a session log\n");
+        let mut data = frame.clone();
+        data.extend(&frame[..frame.len() - 2]);
+        assert_eq!(decompress_frames(&data, 1 << 20), Err(incomplete(frame.len())));
+        let mut damaged = frame.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 0xff;
+        assert!(decompress_frames(&damaged, 1 << 20).unwrap_err().starts_with("corrupt zstd frame at byte 0: "));
+        assert_eq!(decompress_frames(&[0x50, 0x2a, 0x4d, 0x18, 9, 0, 0, 0], 1 << 20), Err(incomplete(0)));
+    }
+}
