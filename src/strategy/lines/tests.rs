@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::content::{Piece, render_texts};
+use crate::config::PRUNE_MARKER_LEN;
 use crate::markers::expand;
 use crate::text::utf16;
 use proptest::prelude::*;
@@ -218,8 +219,8 @@ proptest! {
         context in 0usize..4,
         edge in 0usize..4,
     ) {
-        let keep = 39 + (threshold - 39) * keep_at / 100;
-        let b = Budgets::new(threshold, head.min(threshold - 39), 0).and_then(|b| b.with_keep(keep)).unwrap();
+        let keep = PRUNE_MARKER_LEN + (threshold - PRUNE_MARKER_LEN) * keep_at / 100;
+        let b = Budgets::new(threshold, head.min(threshold - PRUNE_MARKER_LEN), 0).and_then(|b| b.with_keep(keep)).unwrap();
         let mut blocks = vec![Block::Text(&text)];
         if let Some(extra) = extra.as_deref() {
             blocks.push(Block::Rich);
