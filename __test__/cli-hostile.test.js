@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MAX_INPUT_BYTES, zstdCompressFrame, zstdDecompress } from '../index.js'
 import { node22 } from '../scripts/node22.js'
-import { sessionWith } from './support/dsh.js'
+import { Session, sessionWith } from './support/dsh.js'
 import { markers } from './support/lines.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -202,5 +202,36 @@ describe('the error contract holds everywhere', () => {
     const r = cli(['session', once])
     assert.equal(r.status, 0, r.stderr)
     assert.match(r.stdout, /pruned 0 of 4 tool results/)
+  })
+})
+
+describe('logs dsh replays are logs the session command reads', () => {
+  test('a tool/call with data null (or no usable name) is skipped, as dsh skips it: the session prunes, that row names no tool', () => {
+    const lines = plainOf(logs.none).split('\n').filter(Boolean)
+    const calls = lines.flatMap((l, i) => (JSON.parse(l).type === 'tool/call' ? [i] : []))
+    const nulled = JSON.parse(lines[calls[0]])
+    const callId = nulled.data.callId
+    nulled.data = null
+    lines[calls[0]] = JSON.stringify(nulled)
+    const odd = JSON.parse(lines[calls[2]])
+    odd.data.name = { not: 'a string' }
+    lines[calls[2]] = JSON.stringify(odd)
+    const file = join(work, 'null-call.jsonl')
+    writeFileSync(file, lines.join('\n') + '\n')
+    // dsh's own Session replays it and derives the same history as from the unchanged log.
+    const [header, ...events] = lines.map((l) => JSON.parse(l))
+    const [, ...original] = plainOf(logs.none).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    assert.deepEqual(Session.create(header.id, events, header).deriveMessages(), Session.create(header.id, original, header).deriveMessages())
+    const out = join(work, 'null-call-out.jsonl')
+    const r = cli(['session', file, '--write', out])
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /pruned 3 of 4 tool results/)
+    assert.match(r.stdout, new RegExp(`^\\s*\\d+\\s+\\?\\s+${callId}\\s`, 'm'), 'no tool name for the call whose data is null')
+    assert.match(r.stdout, new RegExp(`^\\s*\\d+\\s+\\?\\s+${odd.data.callId}\\s`, 'm'), 'no tool name for a name that is not a string')
+    // What was written is the input and the appended prunes, and replays as already pruned.
+    assert.ok(readFileSync(out).subarray(0, readFileSync(file).length).equals(readFileSync(file)))
+    const again = cli(['session', out])
+    assert.equal(again.status, 0, again.stderr)
+    assert.match(again.stdout, /pruned 0 of 4 tool results/)
   })
 })

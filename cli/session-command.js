@@ -37,10 +37,18 @@ async function service(config) {
 const textOf = (event) =>
   event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
 
-/** Tool name by call id, from the log's tool/call events. */
+/**
+ * Tool name by call id, from the log's tool/call events. dsh's Session
+ * replays a tool/call whatever its data (`null` included) and derives
+ * nothing from it, so one without data, or without a string name, is
+ * skipped here too: its row shows `?`.
+ */
 function toolNames(events) {
   const names = new Map()
-  for (const e of events) if (e.type === 'tool/call') names.set(e.data.callId, e.data.name)
+  for (const e of events) {
+    if (e.type !== 'tool/call' || e.data === null || typeof e.data !== 'object') continue
+    if (typeof e.data.name === 'string') names.set(e.data.callId, e.data.name)
+  }
   return names
 }
 
