@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -61,6 +61,34 @@ describe('--write writes only a regular file or a new path, keeping modes', () =
       assert.equal(after.mode, before.mode, `${out} untouched`)
     }
     assert.equal(readFileSync(target, 'utf8'), 'precious\n')
+  })
+
+  test('--write compares files, not names: `session - --write X < X` (or a hard link to X) is refused, a file named stdin is written', () => {
+    const input = join(work, 'own-input.jsonl')
+    writeFileSync(input, readFileSync(logs.none))
+    const link = join(work, 'own-input-link.jsonl')
+    linkSync(input, link)
+    const before = readFileSync(input)
+    const { ino } = statSync(input)
+    for (const out of [input, link]) {
+      const fd = openSync(input, 'r')
+      try {
+        const r = spawnSync(process.execPath, [bin, 'session', '-', '--write', out], { encoding: 'utf8', stdio: [fd, 'pipe', 'pipe'] })
+        assertOneLine(r, /refusing to overwrite the input log/, `session - --write ${out} < ${input}`)
+      } finally {
+        closeSync(fd)
+      }
+      assert.ok(readFileSync(input).equals(before), 'the input is as it was')
+      assert.equal(statSync(input).ino, ino, 'the input was not replaced')
+    }
+    // stdin is a pipe here: a path named `stdin` is just a path, new or existing.
+    const dir = join(work, 'named-stdin')
+    mkdirSync(dir)
+    for (const what of ['new', 'existing']) {
+      const r = spawnSync(process.execPath, [bin, 'session', '-', '--write', 'stdin'], { cwd: dir, input: before, encoding: 'utf8' })
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`)
+      assert.ok(readFileSync(join(dir, 'stdin')).subarray(0, before.length).equals(before), `${what}: written`)
+    }
   })
 
   test('a new OUT is 0600, as dsh writes its logs; an existing OUT keeps its mode', () => {

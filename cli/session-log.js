@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { decodeStorageRecord } from '@deepseek-ai/dsh-session'
 import { startsWithZstdFrame, zstdCompressFrame, zstdDecompress } from '../index.js'
 import { CliError } from './errors.js'
-import { decodeUtf8, nameOf, readInput } from './input.js'
+import { decodeUtf8, nameOf, readIdentified } from './input.js'
 import { progress } from './progress.js'
 
 /** Logs at least this large get a progress bar (on a terminal). */
@@ -19,12 +19,12 @@ const LARGE = 4 * 2 ** 20
 /**
  * Reads a session log.
  * @param {string} file - path to a `.jsonl` or `.jsonl.zstd` log, or `-` for stdin.
- * @returns {{ file: string, bytes: Buffer, zstd: boolean, endsWithNewline: boolean, header: object, events: object[] }}
+ * @returns {{ file: string, identity: { dev: bigint, ino: bigint }, bytes: Buffer, zstd: boolean, endsWithNewline: boolean, header: object, events: object[] }}
  * @throws CliError naming the file (and line) for anything that is not a readable, well-formed log.
  */
 export function readSessionLog(file) {
   const name = nameOf(file)
-  const bytes = readInput(file)
+  const { bytes, dev, ino } = readIdentified(file)
   const zstd = startsWithZstdFrame(bytes)
   let plain
   try {
@@ -60,7 +60,7 @@ export function readSessionLog(file) {
   }
   bar.done()
   const { type: _, ...meta } = header
-  return { file: name, bytes, zstd, endsWithNewline: plain.length === 0 || plain[plain.length - 1] === 0x0a, header: meta, events }
+  return { file: name, identity: { dev, ino }, bytes, zstd, endsWithNewline: plain.length === 0 || plain[plain.length - 1] === 0x0a, header: meta, events }
 }
 
 function parseLine(name, number, line) {
@@ -81,7 +81,7 @@ function parseLine(name, number, line) {
  * @throws CliError when `out` is the input log itself or not a regular file.
  */
 export function writeSessionLog(log, events, out) {
-  if (sameFile(log.file, out)) {
+  if (isInput(log, out)) {
     throw new CliError(`${out}: refusing to overwrite the input log; write to another file`)
   }
   const mode = targetMode(out)
@@ -125,13 +125,18 @@ function writeAll(fd, buffer) {
   while (offset < buffer.length) offset += writeSync(fd, buffer, offset)
 }
 
-/** True when both paths name the same existing file (links included). */
-function sameFile(a, b) {
+/**
+ * True when `out` is the file the log was read from: the same device and
+ * inode as the descriptor it was read through (fd 0 for `-`), whatever
+ * either is called (a hard link, a symlink, a redirect). A path that does
+ * not exist yet is never the input.
+ */
+function isInput(log, out) {
+  let stat
   try {
-    const sa = statSync(a)
-    const sb = statSync(b)
-    return sa.dev === sb.dev && sa.ino === sb.ino
-  } catch {
-    return resolve(a) === resolve(b)
+    stat = statSync(out, { bigint: true, throwIfNoEntry: false })
+  } catch (error) {
+    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}`)
   }
+  return stat !== undefined && stat.dev === log.identity.dev && stat.ino === log.identity.ino
 }
