@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -89,6 +89,31 @@ describe('--write writes only a regular file or a new path, keeping modes', () =
       assert.equal(r.status, 0, `${what}: ${r.stderr}`)
       assert.ok(readFileSync(join(dir, 'stdin')).subarray(0, before.length).equals(before), `${what}: written`)
     }
+  })
+
+  test('an OUT name of up to 255 bytes (NAME_MAX), multibyte too, is written; every failure to write is one line, exit 2, nothing left behind', () => {
+    const dir = join(work, 'long-names')
+    mkdirSync(dir)
+    const input = readFileSync(logs.none)
+    const names = ['a'.repeat(240), 'b'.repeat(255), '\u00e9'.repeat(127), '\u65e5'.repeat(85), `${'c'.repeat(250)}\u00e9`]
+    for (const name of names) {
+      assert.ok(Buffer.byteLength(name) >= 240 && Buffer.byteLength(name) <= 255, name)
+      const out = join(dir, name)
+      const r = cli(['session', logs.none, '--write', out])
+      assert.equal(r.status, 0, `${Buffer.byteLength(name)}-byte name: ${r.stderr}`)
+      const written = readFileSync(out)
+      assert.ok(written.length > input.length && written.subarray(0, input.length).equals(input), 'the input, then the prunes')
+      assert.match(cli(['session', out]).stdout, /pruned 0 of 4 tool results/)
+    }
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'not a directory\n')
+    const failures = [
+      [join(dir, 'd'.repeat(256)), /: cannot write: ENAMETOOLONG$/m],
+      [join(dir, 'no-such-dir', 'out.jsonl'), /: cannot write: ENOENT$/m],
+      [join(file, 'out.jsonl'), /: cannot write: ENOTDIR$/m],
+    ]
+    for (const [out, message] of failures) assertOneLine(cli(['session', logs.none, '--write', out]), message, out)
+    assert.deepEqual(readdirSync(dir).sort(), [...names, 'a-file'].sort(), 'only what was written, no temporary file')
   })
 
   test('a new OUT is 0600, as dsh writes its logs; an existing OUT keeps its mode', () => {

@@ -88,7 +88,7 @@ export function writeSessionLog(log, events, out) {
   const lines = events.map((event) => JSON.stringify(event) + '\n').join('')
   const batch = Buffer.from((log.endsWithNewline || events.length === 0 ? '' : '\n') + lines, 'utf8')
   const appended = events.length === 0 ? Buffer.alloc(0) : log.zstd ? zstdCompressFrame(batch) : batch
-  const temp = join(dirname(resolve(out)), `.${basename(out)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = tempPath(out)
   let fd
   try {
     fd = openSync(temp, 'wx', 0o600)
@@ -100,10 +100,51 @@ export function writeSessionLog(log, events, out) {
     fd = undefined
     renameSync(temp, out)
   } catch (error) {
-    if (fd !== undefined) closeSync(fd)
-    rmSync(temp, { force: true })
-    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}`)
+    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}${discard(fd, temp)}`)
   }
+}
+
+/** The longest file name most file systems take, in bytes (NAME_MAX). */
+const NAME_MAX = 255
+
+/**
+ * A hidden temporary path beside `out`: `.NAME.PID.RANDOM.tmp`, with NAME
+ * shortened (at a code point, counted in UTF-8 bytes as the path is
+ * passed to the system) so the whole name fits NAME_MAX even when `out`'s
+ * own name is near it.
+ */
+function tempPath(out) {
+  const suffix = `.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  let room = NAME_MAX - 1 - Buffer.byteLength(suffix)
+  let stem = ''
+  for (const c of basename(out)) {
+    room -= Buffer.byteLength(c)
+    if (room < 0) break
+    stem += c
+  }
+  return join(dirname(resolve(out)), `.${stem}${suffix}`)
+}
+
+/**
+ * Closes `fd` (when open) and removes `temp`, after a failed write. Neither
+ * may throw past the write's own error: what could not be cleaned up is
+ * said in the same line.
+ */
+function discard(fd, temp) {
+  let note = ''
+  if (fd !== undefined) {
+    try {
+      closeSync(fd)
+    } catch {
+      // The descriptor is gone either way; the file is what matters.
+    }
+  }
+  try {
+    rmSync(temp, { force: true })
+  } catch (error) {
+    note = `; could not remove the temporary file ${temp}: ${error.code ?? error.message}`
+  }
+  return note
 }
 
 /** The mode `out` is written with: its own when it is a regular file, 0600 when new. */
