@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
-import { tmpdir } from 'node:os'
+import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MAX_INPUT_BYTES, zstdCompressFrame, zstdDecompress } from '../index.js'
@@ -287,4 +287,62 @@ describe('logs dsh replays are logs the session command reads', () => {
     assert.equal(again.status, 0, again.stderr)
     assert.match(again.stdout, /pruned 0 of 4 tool results/)
   })
+})
+
+describe('--write under a signal', () => {
+  let big
+  before(() => {
+    // A log of some 70 MiB (one long tool result), so writing it takes many chunks.
+    const lines = plainOf(logs.none).split('\n').filter(Boolean)
+    const at = lines.findIndex((l) => JSON.parse(l).type === 'tool/result')
+    const event = JSON.parse(lines[at])
+    event.data.message.content[0].content[0].text = 'a line of build output\n'.repeat(3 * 2 ** 20)
+    lines[at] = JSON.stringify(event)
+    big = join(work, 'big-session.jsonl')
+    writeFileSync(big, lines.join('\n') + '\n')
+  })
+
+  /** The state letter `ps` gives for `pid` (T: stopped). */
+  const stateOf = (pid) => spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim()[0]
+  const isTemp = (name) => /^\.out\.jsonl\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const status = 128 + constants.signals[signal]
+    test(`${signal} mid-write removes the temporary file, leaves OUT as it was, and exits ${status}`, async (t) => {
+      const dir = join(work, `signal-${signal}`)
+      mkdirSync(dir)
+      const out = join(dir, 'out.jsonl')
+      const child = spawn(process.execPath, [bin, 'session', big, '--write', out], { stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (d) => (stderr += d))
+      let exited = false
+      const closed = new Promise((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })))
+      child.on('exit', () => (exited = true))
+      // Wait for the temporary file, then freeze the child there (SIGSTOP) and
+      // look: it is mid-write when the temporary file is still shorter than the input.
+      while (!readdirSync(dir).some(isTemp)) {
+        assert.equal(exited, false, `the child ended before its temporary file was seen: ${stderr}`)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      process.kill(child.pid, 'SIGSTOP')
+      while (stateOf(child.pid) !== 'T') await new Promise((resolve) => setImmediate(resolve))
+      const temps = readdirSync(dir).filter(isTemp)
+      assert.equal(temps.length, 1, 'stopped while the temporary file is there')
+      const written = statSync(join(dir, temps[0])).size
+      const midWrite = written < statSync(big).size
+      t.diagnostic(`stopped with ${written} of the input's ${statSync(big).size} bytes written`)
+      process.kill(child.pid, signal)
+      process.kill(child.pid, 'SIGCONT')
+      const r = await closed
+      assert.deepEqual(r, { code: status, signal: null }, `exit status ${status}; stderr ${stderr}`)
+      assert.match(stderr, new RegExp(`^tool-result-pruner: [^\\n]*out\\.jsonl: interrupted by ${signal}[^\\n]*\\n$`))
+      assert.deepEqual(readdirSync(dir).filter(isTemp), [], 'no temporary file left')
+      if (midWrite) {
+        assert.equal(existsSync(out), false, 'OUT was never created')
+      } else if (existsSync(out)) {
+        // Caught between the last write and the rename: OUT is whole.
+        assert.match(cli(['session', out]).stdout, /pruned 0 of 4 tool results/)
+      }
+    })
+  }
 })

@@ -12,3 +12,8 @@ export class CliError extends Error {
     this.status = status
   }
 }
+
+/** Prints `message` as the command's one-line error on stderr. */
+export function printError(message) {
+  process.stderr.write(`tool-result-pruner: ${message}\n`)
+}

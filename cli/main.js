@@ -1,7 +1,7 @@
 // The `tool-result-pruner` command: argument parsing and dispatch.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { CliError } from './errors.js'
+import { CliError, printError } from './errors.js'
 import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags } from './options.js'
 import { pruneText } from './prune-text.js'
 import { retrieveCommand, sessionCommand } from './session-command.js'
@@ -82,7 +82,7 @@ export async function main(argv) {
     await run(argv)
   } catch (error) {
     if (!(error instanceof CliError)) throw error
-    process.stderr.write(`tool-result-pruner: ${error.message}\n`)
+    printError(error.message)
     process.exitCode = error.status
   }
 }

@@ -92,7 +92,7 @@ export async function sessionCommand(file, config, { out } = {}) {
   lines.push(`pruned ${rows.length} of ${results} tool results (${config.strategy}): ${before} → ${after} code points, saved ${before - after} (${saved.toFixed(1)}%)`)
   if (out !== undefined) {
     const appended = session.events.slice(log.events.length)
-    writeSessionLog(log, appended, out)
+    await writeSessionLog(log, appended, out)
     lines.push(`wrote ${out}: ${log.events.length} original events kept, ${appended.length} appended`)
   }
   process.stdout.write(lines.join('\n') + '\n')

@@ -4,12 +4,14 @@
 // `.jsonl` raw, or `.jsonl.zstd` as concatenated zstd frames. Read on Node 20
 // and 22 alike (zstd through the addon), appended the way the backend
 // appends: the original bytes kept, one new batch after them.
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { closeSync, fchmodSync, fsync, lstatSync, openSync, renameSync, rmSync, statSync, write } from 'node:fs'
+import { constants } from 'node:os'
+import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import { decodeStorageRecord } from '@deepseek-ai/dsh-session'
 import { startsWithZstdFrame, zstdCompressFrame, zstdDecompress } from '../index.js'
-import { CliError } from './errors.js'
+import { CliError, printError } from './errors.js'
 import { decodeUtf8, nameOf, readIdentified } from './input.js'
 import { progress } from './progress.js'
 
@@ -77,10 +79,13 @@ function parseLine(name, number, line) {
  * synced and renamed into place, so `out` is whole or untouched. `out`
  * must be a new path or a regular file; it keeps its mode, and a new file
  * is 0600, as dsh writes its logs. A log whose last line lacks its `\n`
- * gets one before the batch, so the result is a valid log.
- * @throws CliError when `out` is the input log itself or not a regular file.
+ * gets one before the batch, so the result is a valid log. SIGINT, SIGTERM
+ * or SIGHUP while it writes removes the temporary file and exits with
+ * 128 + the signal's number (see `guardSignals`).
+ * @throws CliError when `out` is the input log itself, not a regular file,
+ *   or cannot be written.
  */
-export function writeSessionLog(log, events, out) {
+export async function writeSessionLog(log, events, out) {
   if (isInput(log, out)) {
     throw new CliError(`${out}: refusing to overwrite the input log; write to another file`)
   }
@@ -89,19 +94,63 @@ export function writeSessionLog(log, events, out) {
   const batch = Buffer.from((log.endsWithNewline || events.length === 0 ? '' : '\n') + lines, 'utf8')
   const appended = events.length === 0 ? Buffer.alloc(0) : log.zstd ? zstdCompressFrame(batch) : batch
   const temp = tempPath(out)
-  let fd
+  const guard = guardSignals(out)
   try {
-    fd = openSync(temp, 'wx', 0o600)
-    fchmodSync(fd, mode)
-    writeAll(fd, log.bytes)
-    writeAll(fd, appended)
-    fsyncSync(fd)
-    closeSync(fd)
-    fd = undefined
+    guard.fd = openSync(temp, 'wx', 0o600)
+    guard.temp = temp
+    fchmodSync(guard.fd, mode)
+    await writeAll(guard.fd, log.bytes)
+    await writeAll(guard.fd, appended)
+    await fsyncAsync(guard.fd)
+    closeSync(guard.fd)
+    guard.fd = undefined
     renameSync(temp, out)
+    guard.temp = undefined
   } catch (error) {
-    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}${discard(fd, temp)}`)
+    const note = discard(guard.fd, temp)
+    guard.fd = guard.temp = undefined
+    throw new CliError(`${out}: cannot write: ${error.code ?? error.message}${note}`)
+  } finally {
+    await guard.release()
   }
+}
+
+/** The signals a user or a terminal sends to stop a command. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * Handlers for STOP_SIGNALS while `out` is written: the returned object's
+ * `fd` and `temp` are the open temporary file, which a signal closes and
+ * removes before the process exits with 128 + the signal's number, saying
+ * so in one line. The write yields to the event loop between chunks, so a
+ * signal is handled mid-write, not after it. `release()` removes the
+ * handlers, after letting any signal already received be handled: Node
+ * queues a signal for the event loop, and one that arrived during the
+ * last synchronous steps (close, rename) would otherwise be dropped with
+ * its handler.
+ */
+function guardSignals(out) {
+  const guard = {
+    fd: undefined,
+    temp: undefined,
+    async release() {
+      // Two turns of the loop: the first may be this turn's check phase,
+      // before its poll phase reads the queued signal; the second is after it.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+      for (const [signal, handler] of handlers) process.off(signal, handler)
+    },
+  }
+  const handlers = STOP_SIGNALS.map((signal) => {
+    const handler = () => {
+      const note = guard.temp === undefined ? '' : discard(guard.fd, guard.temp)
+      const what = guard.temp === undefined ? 'it was already written whole' : 'it is left as it was'
+      printError(`${out}: interrupted by ${signal}; ${what}${note}`)
+      process.exit(128 + constants.signals[signal])
+    }
+    process.on(signal, handler)
+    return [signal, handler]
+  })
+  return guard
 }
 
 /** The longest file name most file systems take, in bytes (NAME_MAX). */
@@ -161,9 +210,18 @@ function targetMode(out) {
   throw new CliError(`${out}: refusing to write: it is ${what}, not a regular file`)
 }
 
-function writeAll(fd, buffer) {
+/** Bytes written at a time: between two writes a signal can be handled. */
+const WRITE_CHUNK = 1 << 20
+
+const writeAsync = promisify(write)
+const fsyncAsync = promisify(fsync)
+
+async function writeAll(fd, buffer) {
   let offset = 0
-  while (offset < buffer.length) offset += writeSync(fd, buffer, offset)
+  while (offset < buffer.length) {
+    const { bytesWritten } = await writeAsync(fd, buffer, offset, Math.min(WRITE_CHUNK, buffer.length - offset))
+    offset += bytesWritten
+  }
 }
 
 /**
