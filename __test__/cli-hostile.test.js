@@ -184,6 +184,22 @@ describe('the error contract holds everywhere', () => {
     assert.equal(existsSync(join(work, 'deep-out.jsonl')), false)
   })
 
+  test('control characters in what an error names (a newline in a path, an escape sequence) are escaped: the error stays one line', () => {
+    const cases = [
+      [[join(work, 'new\nline.log')], /new\\nline\.log: cannot read: ENOENT/],
+      [['session', join(work, 'tab\tand\u001b[31mred.jsonl')], /tab\\tand\\x1b\[31mred\.jsonl: cannot read: ENOENT/],
+      [['session', logs.none, '--write', join(work, 'no\r\ndir', 'out.jsonl')], /no\\r\\ndir\/out\.jsonl: cannot write: ENOENT/],
+      [['retrieve', 'f'.repeat(24), '--session', join(work, 'c1\u009b2J\u0085nel\u2028ls\u007f.jsonl')], /c1\\x9b2J\\x85nel\\u2028ls\\x7f\.jsonl: cannot read: ENOENT/],
+      [['--bo\ngus'], /Unknown option '--bo\\ngus'/],
+      [['--threshold-chars', '1\n2', logs.none], /thresholdChars \(1\\n2\) must be a positive integer/],
+    ]
+    for (const [args, message] of cases) {
+      const r = cli(args)
+      assertOneLine(r, message, JSON.stringify(args))
+      assert.doesNotMatch(r.stderr.slice(0, -1), /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, `${JSON.stringify(args)}: no raw control character`)
+    }
+  })
+
   test('a header dsh rejects is one line naming the log', () => {
     const [header, ...rest] = plainOf(logs.none).split('\n')
     const file = join(work, 'no-version.jsonl')

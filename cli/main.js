@@ -42,7 +42,7 @@ function parse(argv) {
       },
     })
   } catch (error) {
-    throw new CliError(`${error.message.split('\n')[0]} (see --help)`)
+    throw new CliError(`${error.message} (see --help)`)
   }
 }
 
