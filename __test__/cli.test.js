@@ -177,6 +177,40 @@ describe('session logs written by the real dsh persistence', () => {
     assert.match(r.stderr, /no marker with hash "f{24}"/)
   })
 
+  test('retrieve takes what tool_result_retrieve takes: a bare hash or a whole marker, with whitespace or text around it (the real tool asked the same)', () => {
+    // Each argument with the CLI's exit status: 0 where the tool answers, 1 for a hash no marker has, 2 for no hash at all.
+    const cases = [
+      ['{hash}', 0],
+      ['<<ccr:{hash} 55_lines_offloaded>>', 0],
+      ['  <<ccr:{hash} 55_lines_offloaded>>\n', 0],
+      ['\t{hash}\n', 0],
+      ['<<ccr:{hash} 3120_chars_offloaded>>', 0],
+      ['the marker <<ccr:{hash} 7_lines_offloaded>> above', 0],
+      ['f'.repeat(24), 1],
+      ['<<ccr:{short} 7_lines_offloaded>>', 2],
+      ['{HASH}', 2],
+      ['', 2],
+    ]
+    const file = join(work, 'agent-session.jsonl')
+    const r = spawnSync(node22(), [join(here, 'support', 'retrieve-tool-answers.js'), file, JSON.stringify(cases.map(([arg]) => arg))], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })
+    assert.equal(r.status, 0, r.stderr)
+    const { text, answers } = JSON.parse(r.stdout)
+    for (const [i, { arg, answered, page }] of answers.entries()) {
+      const status = cases[i][1]
+      assert.equal(answered, status === 0, `the tool ${answered ? 'answers' : 'refuses'} ${JSON.stringify(arg)}`)
+      const got = cli(['retrieve', arg, '--session', file])
+      assert.equal(got.status, status, `${JSON.stringify(arg)}: ${got.stderr}`)
+      if (status === 0) {
+        assert.equal(got.stdout, text, `${JSON.stringify(arg)}: the dropped text`)
+        assert.ok(text.startsWith(page), 'the tool\'s first page is the start of it')
+      } else {
+        assert.match(got.stderr, /^tool-result-pruner: [^\n]+\n$/, `${JSON.stringify(arg)}: one line`)
+        assert.match(got.stderr, status === 1 ? /no marker with hash "f{24}"/ : /holds no marker hash/)
+        assert.equal(got.stdout, '')
+      }
+    }
+  })
+
   test('bad logs: one line naming the file (and line), exit status 2, nothing written', () => {
     const raw = readFileSync(logs.none, 'utf8')
     const zstd = readFileSync(logs.zstd)

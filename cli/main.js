@@ -12,6 +12,7 @@ const USAGE = `usage:
                                                    prune a dsh session log (.jsonl or .jsonl.zstd)
   tool-result-pruner retrieve HASH --session FILE [--json]
                                                    print the exact text behind a <<ccr:HASH …>> marker
+                                                   (HASH may be the whole marker, as the model's tool takes it)
 
 options (validated as the plugin validates its config):
 ${CONFIG_HELP}

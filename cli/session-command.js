@@ -99,11 +99,31 @@ export async function sessionCommand(file, config, { out } = {}) {
 }
 
 /**
- * Prints the exact text behind marker `hash` in the session log `file`;
- * with `json`, as a JSON string, which keeps a lone surrogate exact where
- * UTF-8 output cannot.
+ * What `tool_result_retrieve` takes as its `hash` (plugin/retrieve-tool.ts):
+ * the first 24 lowercase hex digits in the argument, so a bare hash, a whole
+ * `<<ccr:HASH N_lines_offloaded>>` marker, or either with whitespace or text
+ * around it. The CLI takes the same; a test asks both.
  */
-export async function retrieveCommand(hash, file, { json = false } = {}) {
+const MARKER_HASH = /[0-9a-f]{24}/
+
+/** `text` for a message, quoted, and cut to 80 code points when longer. */
+const quoted = (text) => {
+  const chars = Array.from(text)
+  return `"${chars.length > 80 ? `${chars.slice(0, 77).join('')}...` : text}"`
+}
+
+/**
+ * Prints the exact text behind the marker `arg` names (its hash, or the
+ * whole marker) in the session log `file`; with `json`, as a JSON string,
+ * which keeps a lone surrogate exact where UTF-8 output cannot.
+ * @throws CliError with status 2 when `arg` holds no hash, 1 when no marker
+ *   in the session has it.
+ */
+export async function retrieveCommand(arg, file, { json = false } = {}) {
+  const hash = MARKER_HASH.exec(arg)?.[0]
+  if (hash === undefined) {
+    throw new CliError(`retrieve: ${quoted(arg)} holds no marker hash: give the 24 lowercase hex digits after <<ccr:, or the whole marker`)
+  }
   const log = readSessionLog(file)
   const session = replay(log)
   const pruner = await service({})
