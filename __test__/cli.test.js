@@ -60,6 +60,30 @@ describe('pruning a file or stdin', () => {
     assert.ok(plan.droppedLines > 0)
   })
 
+  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds', () => {
+    const source = join(here, 'fixtures', 'kinds-tune', 'code-rs-itertools', 'raw.log')
+    const shapes = new Set()
+    for (const file of [example, source]) {
+      for (const flags of [['--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250'], ['--threshold-chars', '1000000']]) {
+        const kinds = {}
+        for (const strategy of ['head-tail', 'lines']) {
+          const args = ['--strategy', strategy, ...flags, file]
+          const r = cli(['--json', ...args])
+          assert.equal(r.status, 0, r.stderr)
+          const plan = JSON.parse(r.stdout)
+          shapes.add(Object.keys(plan).join())
+          assert.equal(plan.content, cli(args).stdout, `${args.join(' ')}: the content is the pruned text`)
+          assert.equal(expand(plan.content, plan.recoverable), strategy === 'lines' ? readFileSync(file, 'utf8') : plan.content)
+          if (strategy === 'head-tail') assert.deepEqual([plan.recoverable, plan.droppedLines], [{}, 0], 'head-tail drops no lines to recover')
+          kinds[strategy] = plan.kinds
+        }
+        assert.deepEqual(kinds['head-tail'], kinds.lines, `${file}: the same kinds, whichever strategy cuts it`)
+        assert.deepEqual(kinds.lines, [file === source ? 'code' : 'log'])
+      }
+    }
+    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds'])
+  })
+
   test('--explain prints one row per line: its fate, why it was kept and its class, agreeing with the pruned text', () => {
     const text = readFileSync(example, 'utf8')
     const flags = ['--strategy', 'lines', '--threshold-chars', '4096', '--head-chars', '2048', '--tail-chars', '512']

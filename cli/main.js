@@ -17,7 +17,8 @@ const USAGE = `usage:
 options (validated as the plugin validates its config):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
-  --json                print the plan (content, recoverable, droppedLines) as JSON;
+  --json                print the plan (content, recoverable, droppedLines, kinds) as JSON,
+                        one shape for both strategies;
                         retrieve: the text as a JSON string (exact, lone surrogates included)
   --explain             lines mode: print each line's class and what the plan does with it
   --write OUT           session: write the pruned log to OUT (never the input)
