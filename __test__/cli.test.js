@@ -293,6 +293,23 @@ describe('session logs written by the real dsh persistence', () => {
   })
 })
 
+test('the README\'s command-line section says what the CLI does: --json\'s keys and each exit status', () => {
+  const readme = readFileSync(join(here, '..', 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('\n## ', readme.indexOf('## Command line') + 1))
+  for (const strategy of ['head-tail', 'lines']) {
+    for (const key of Object.keys(JSON.parse(cli(['--json', '--strategy', strategy, example]).stdout))) {
+      assert.ok(section.includes(`\`${key}\``), `${strategy}: --json's key ${key} is documented`)
+    }
+  }
+  const statuses = [...section.matchAll(/^\| (\d+(?: \+ N)?) \| /gm)].map((m) => m[1])
+  assert.deepEqual(statuses, ['0', '1', '2', '128 + N'])
+  // 1 is checked by 'retrieve: an unknown hash is exit status 1', 128 + N by cli-hostile.test.js's signal tests.
+  const missing = join(tmpdir(), 'trp-readme-no-such.jsonl')
+  assert.equal(cli([example]).status, 0)
+  assert.equal(cli(['session', missing]).status, 2)
+  assert.equal(cli(['--bogus']).status, 2)
+})
+
 test('the README\'s main job: `npm run demo` prunes the example log within budget, keeps both failures, and prints the savings the README quotes', () => {
   const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'))
   const readme = readFileSync(join(here, '..', 'README.md'), 'utf8')

@@ -25,6 +25,9 @@ ${CONFIG_HELP}
   --session FILE        retrieve: the session log to search
   -h, --help            show this help
   -v, --version         print the version
+
+exit status: 0 done; 1 retrieve: no marker with that hash; 2 a bad flag, file
+or log, or OUT cannot be written; 128+N session --write stopped by signal N
 `
 
 function parse(argv) {
