@@ -106,8 +106,10 @@ export async function writeSessionLog(log, events, out) {
     guard.fd = undefined
     renameSync(temp, out)
     guard.temp = undefined
+    guard.written = true
   } catch (error) {
-    const note = discard(guard.fd, temp)
+    // Only a temporary file this call created is removed (never one it failed to create).
+    const note = guard.temp === undefined ? '' : discard(guard.fd, guard.temp)
     guard.fd = guard.temp = undefined
     throw new CliError(`${out}: cannot write: ${error.code ?? error.message}${note}`)
   } finally {
@@ -122,7 +124,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
  * Handlers for STOP_SIGNALS while `out` is written: the returned object's
  * `fd` and `temp` are the open temporary file, which a signal closes and
  * removes before the process exits with 128 + the signal's number, saying
- * so in one line. The write yields to the event loop between chunks, so a
+ * so in one line (`written` once `out` is renamed into place). The write yields to the event loop between chunks, so a
  * signal is handled mid-write, not after it. `release()` removes the
  * handlers, after letting any signal already received be handled: Node
  * queues a signal for the event loop, and one that arrived during the
@@ -133,6 +135,7 @@ function guardSignals(out) {
   const guard = {
     fd: undefined,
     temp: undefined,
+    written: false,
     async release() {
       // Two turns of the loop: the first may be this turn's check phase,
       // before its poll phase reads the queued signal; the second is after it.
@@ -143,7 +146,7 @@ function guardSignals(out) {
   const handlers = STOP_SIGNALS.map((signal) => {
     const handler = () => {
       const note = guard.temp === undefined ? '' : discard(guard.fd, guard.temp)
-      const what = guard.temp === undefined ? 'it was already written whole' : 'it is left as it was'
+      const what = guard.written ? 'it was already written whole' : 'it is left as it was'
       printError(`${out}: interrupted by ${signal}; ${what}${note}`)
       process.exit(128 + constants.signals[signal])
     }
