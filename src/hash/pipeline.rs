@@ -114,4 +114,3 @@ pub(super) fn pipelined(texts: &[&[u16]], long: usize) -> Option<Vec<String>> {
         out.into_iter().collect()
     })
 }
-

@@ -18,15 +18,15 @@ pub mod classify;
 pub mod frames;
 pub(crate) mod prefilter;
 pub mod rules;
+mod scan;
 pub mod templates;
 pub mod traces;
-mod scan;
 mod view;
 
 use std::ops::Range;
 
-pub(crate) use scan::Reading;
 pub use frames::Frame;
+pub(crate) use scan::Reading;
 pub use traces::Traces;
 use view::content_start;
 pub use view::view;

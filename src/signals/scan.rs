@@ -259,4 +259,3 @@ impl<'s> Reading<'s> {
         signals
     }
 }
-

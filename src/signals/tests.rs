@@ -189,12 +189,8 @@ fn traces_after_a_failure_and_their_project_frames() {
 fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
     let tap = "ok 1 - parses\n# limits array indices\nnot ok 2 - should be deeply equivalent\n  ---\n    expected: 1\n    actual: 2\n  ...\nok 3 - next\n";
     let s = classify(tap);
-    assert_eq!(
-        s.iter().map(|x| x.cause()).collect::<Vec<_>>(),
-        [false, true, false, true, true, true, true, false]
-    );
-    let mocha =
-        "  1) parseAdminQuery\n       parses two sorts:\n     TypeError: parsed.sort.split is not a function\n";
+    assert_eq!(s.iter().map(|x| x.cause()).collect::<Vec<_>>(), [false, true, false, true, true, true, true, false]);
+    let mocha = "  1) parseAdminQuery\n       parses two sorts:\n     TypeError: parsed.sort.split is not a function\n";
     let s = classify(mocha);
     assert!(s[0].cause() && s[1].cause() && s[2].failure == Failure::Strong);
 }

@@ -414,4 +414,3 @@ impl Traces {
         chosen.into_iter().flat_map(unit).collect()
     }
 }
-

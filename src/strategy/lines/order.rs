@@ -92,7 +92,8 @@ mod tests {
     #[test]
     fn orders_cover_every_item_once() {
         let xs: Vec<usize> = (0..37).collect();
-        for order in [spread(&xs), first_last_then_in(0..37).collect(), ends_inward(&xs).into_iter().copied().collect()] {
+        for order in [spread(&xs), first_last_then_in(0..37).collect(), ends_inward(&xs).into_iter().copied().collect()]
+        {
             let mut sorted = order.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, xs);

@@ -187,8 +187,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
 /// The path of a search hit, `path:line:` at the start of a view (the path
 /// 1 to 400 bytes without white space or `:`).
 fn hit_path(v: &[u8]) -> Option<&[u8]> {
-    let path =
-        v.iter().take(401).take_while(|&&b| b != b':' && !is_space(u16::from(b))).count();
+    let path = v.iter().take(401).take_while(|&&b| b != b':' && !is_space(u16::from(b))).count();
     if path == 0 || path > 400 || v.get(path) != Some(&b':') {
         return None;
     }

@@ -91,16 +91,8 @@ pub(super) fn choose(
     if kinds.iter().all(|&k| k != Kind::Log) {
         cost.outline = outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, cap, head_tail);
     } else {
-        let mut plan = log_plan::LogPlan {
-            index,
-            signals: &signals,
-            keep,
-            options,
-            touched: &touched,
-            budget,
-            cap,
-            head_tail,
-        };
+        let mut plan =
+            log_plan::LogPlan { index, signals: &signals, keep, options, touched: &touched, budget, cap, head_tail };
         plan.plan();
         keep = plan.keep;
     }
@@ -151,4 +143,3 @@ fn touched_lines(index: &LineIndex<'_>, spans: &[Range<usize>]) -> Vec<usize> {
     out.dedup();
     out
 }
-

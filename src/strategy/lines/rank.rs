@@ -42,7 +42,6 @@ pub(super) fn rank_failures(signals: &Signals, index: &LineIndex<'_>) -> Ranked 
     Ranked { distinct: order, repeats }
 }
 
-
 /// Templates seen so far: a bit per template id (ids are dense).
 pub(super) struct Seen(Vec<u64>);
 

@@ -1,8 +1,8 @@
 //! Lines mode's tests: the contract on random and labelled inputs, the phases' choices.
 
 use super::*;
-use crate::content::{Piece, render_texts};
 use crate::config::PRUNE_MARKER_LEN;
+use crate::content::{Piece, render_texts};
 use crate::markers::expand;
 use crate::text::utf16;
 use proptest::prelude::*;
@@ -24,9 +24,7 @@ fn log_with_failure_in_the_middle() -> String {
     for i in 401..800 {
         log.push_str(&format!("test module::case_{i} ... ok\n"));
     }
-    log.push_str(
-        "test result: FAILED. 799 passed; 1 failed; 0 ignored\nerror: test failed, to rerun pass `--lib`\n",
-    );
+    log.push_str("test result: FAILED. 799 passed; 1 failed; 0 ignored\nerror: test failed, to rerun pass `--lib`\n");
     log
 }
 
@@ -37,13 +35,9 @@ fn keeps_the_failure_in_the_middle_within_budget() {
     let p = prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap();
     let o = out(&blocks, &p);
     assert!(p.chars_after <= 2048 && (o.chars().count() as u64) == p.chars_after);
-    for needle in [
-        "panicked at src/lib.rs:12:5",
-        "assertion failed",
-        "test result: FAILED",
-        "error: test failed",
-        "$ cargo test",
-    ] {
+    for needle in
+        ["panicked at src/lib.rs:12:5", "assertion failed", "test result: FAILED", "error: test failed", "$ cargo test"]
+    {
         assert!(o.contains(needle), "{needle} missing from\n{o}");
     }
     assert!(o.contains("_lines_offloaded>>"));

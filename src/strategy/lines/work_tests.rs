@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
-use super::index::LineIndex;
 use super::LineOptions;
+use super::index::LineIndex;
 use super::plan::choose;
 use crate::config::Budgets;
 use crate::content::Block;
