@@ -194,9 +194,12 @@ pub(crate) fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Rang
     while base + 33 <= text.len() {
         let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
-        let (mut newlines, pairs) =
-            if AVX2 { unsafe { crate::cpu::x86_64::line_masks(chunk) } } else { portable_masks(chunk) };
+        let (mut newlines, pairs) = if AVX2 {
+            // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
+            unsafe { crate::cpu::x86_64::line_masks(chunk) }
+        } else {
+            portable_masks(chunk)
+        };
         #[cfg(not(target_arch = "x86_64"))]
         let (mut newlines, pairs) = portable_masks(chunk);
         while newlines != 0 {
