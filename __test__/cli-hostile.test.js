@@ -4,14 +4,14 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
-import { tmpdir } from 'node:os'
+import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MAX_INPUT_BYTES, zstdCompressFrame, zstdDecompress } from '../index.js'
 import { node22 } from '../scripts/node22.js'
-import { sessionWith } from './support/dsh.js'
+import { Session, sessionWith } from './support/dsh.js'
 import { markers } from './support/lines.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -61,6 +61,59 @@ describe('--write writes only a regular file or a new path, keeping modes', () =
       assert.equal(after.mode, before.mode, `${out} untouched`)
     }
     assert.equal(readFileSync(target, 'utf8'), 'precious\n')
+  })
+
+  test('--write compares files, not names: `session - --write X < X` (or a hard link to X) is refused, a file named stdin is written', () => {
+    const input = join(work, 'own-input.jsonl')
+    writeFileSync(input, readFileSync(logs.none))
+    const link = join(work, 'own-input-link.jsonl')
+    linkSync(input, link)
+    const before = readFileSync(input)
+    const { ino } = statSync(input)
+    for (const out of [input, link]) {
+      const fd = openSync(input, 'r')
+      try {
+        const r = spawnSync(process.execPath, [bin, 'session', '-', '--write', out], { encoding: 'utf8', stdio: [fd, 'pipe', 'pipe'] })
+        assertOneLine(r, /refusing to overwrite the input log/, `session - --write ${out} < ${input}`)
+      } finally {
+        closeSync(fd)
+      }
+      assert.ok(readFileSync(input).equals(before), 'the input is as it was')
+      assert.equal(statSync(input).ino, ino, 'the input was not replaced')
+    }
+    // stdin is a pipe here: a path named `stdin` is just a path, new or existing.
+    const dir = join(work, 'named-stdin')
+    mkdirSync(dir)
+    for (const what of ['new', 'existing']) {
+      const r = spawnSync(process.execPath, [bin, 'session', '-', '--write', 'stdin'], { cwd: dir, input: before, encoding: 'utf8' })
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`)
+      assert.ok(readFileSync(join(dir, 'stdin')).subarray(0, before.length).equals(before), `${what}: written`)
+    }
+  })
+
+  test('an OUT name of up to 255 bytes (NAME_MAX), multibyte too, is written; every failure to write is one line, exit 2, nothing left behind', () => {
+    const dir = join(work, 'long-names')
+    mkdirSync(dir)
+    const input = readFileSync(logs.none)
+    const names = ['a'.repeat(240), 'b'.repeat(255), '\u00e9'.repeat(127), '\u65e5'.repeat(85), `${'c'.repeat(250)}\u00e9`]
+    for (const name of names) {
+      assert.ok(Buffer.byteLength(name) >= 240 && Buffer.byteLength(name) <= 255, name)
+      const out = join(dir, name)
+      const r = cli(['session', logs.none, '--write', out])
+      assert.equal(r.status, 0, `${Buffer.byteLength(name)}-byte name: ${r.stderr}`)
+      const written = readFileSync(out)
+      assert.ok(written.length > input.length && written.subarray(0, input.length).equals(input), 'the input, then the prunes')
+      assert.match(cli(['session', out]).stdout, /pruned 0 of 4 tool results/)
+    }
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'not a directory\n')
+    const failures = [
+      [join(dir, 'd'.repeat(256)), /: cannot write: ENAMETOOLONG$/m],
+      [join(dir, 'no-such-dir', 'out.jsonl'), /: cannot write: ENOENT$/m],
+      [join(file, 'out.jsonl'), /: cannot write: ENOTDIR$/m],
+    ]
+    for (const [out, message] of failures) assertOneLine(cli(['session', logs.none, '--write', out]), message, out)
+    assert.deepEqual(readdirSync(dir).sort(), [...names, 'a-file'].sort(), 'only what was written, no temporary file')
   })
 
   test('a new OUT is 0600, as dsh writes its logs; an existing OUT keeps its mode', () => {
@@ -129,6 +182,22 @@ describe('the error contract holds everywhere', () => {
     const r = cli(['session', deep, '--write', join(work, 'deep-out.jsonl')])
     assertOneLine(r, /deep\.jsonl: /, 'deep')
     assert.equal(existsSync(join(work, 'deep-out.jsonl')), false)
+  })
+
+  test('control characters in what an error names (a newline in a path, an escape sequence) are escaped: the error stays one line', () => {
+    const cases = [
+      [[join(work, 'new\nline.log')], /new\\nline\.log: cannot read: ENOENT/],
+      [['session', join(work, 'tab\tand\u001b[31mred.jsonl')], /tab\\tand\\x1b\[31mred\.jsonl: cannot read: ENOENT/],
+      [['session', logs.none, '--write', join(work, 'no\r\ndir', 'out.jsonl')], /no\\r\\ndir\/out\.jsonl: cannot write: ENOENT/],
+      [['retrieve', 'f'.repeat(24), '--session', join(work, 'c1\u009b2J\u0085nel\u2028ls\u007f.jsonl')], /c1\\x9b2J\\x85nel\\u2028ls\\x7f\.jsonl: cannot read: ENOENT/],
+      [['--bo\ngus'], /Unknown option '--bo\\ngus'/],
+      [['--threshold-chars', '1\n2', logs.none], /thresholdChars \(1\\n2\) must be a positive integer/],
+    ]
+    for (const [args, message] of cases) {
+      const r = cli(args)
+      assertOneLine(r, message, JSON.stringify(args))
+      assert.doesNotMatch(r.stderr.slice(0, -1), /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, `${JSON.stringify(args)}: no raw control character`)
+    }
   })
 
   test('a header dsh rejects is one line naming the log', () => {
@@ -203,4 +272,93 @@ describe('the error contract holds everywhere', () => {
     assert.equal(r.status, 0, r.stderr)
     assert.match(r.stdout, /pruned 0 of 4 tool results/)
   })
+})
+
+describe('logs dsh replays are logs the session command reads', () => {
+  test('a tool/call with data null (or no usable name) is skipped, as dsh skips it: the session prunes, that row names no tool', () => {
+    const lines = plainOf(logs.none).split('\n').filter(Boolean)
+    const calls = lines.flatMap((l, i) => (JSON.parse(l).type === 'tool/call' ? [i] : []))
+    const nulled = JSON.parse(lines[calls[0]])
+    const callId = nulled.data.callId
+    nulled.data = null
+    lines[calls[0]] = JSON.stringify(nulled)
+    const odd = JSON.parse(lines[calls[2]])
+    odd.data.name = { not: 'a string' }
+    lines[calls[2]] = JSON.stringify(odd)
+    const file = join(work, 'null-call.jsonl')
+    writeFileSync(file, lines.join('\n') + '\n')
+    // dsh's own Session replays it and derives the same history as from the unchanged log.
+    const [header, ...events] = lines.map((l) => JSON.parse(l))
+    const [, ...original] = plainOf(logs.none).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    assert.deepEqual(Session.create(header.id, events, header).deriveMessages(), Session.create(header.id, original, header).deriveMessages())
+    const out = join(work, 'null-call-out.jsonl')
+    const r = cli(['session', file, '--write', out])
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /pruned 3 of 4 tool results/)
+    assert.match(r.stdout, new RegExp(`^\\s*\\d+\\s+\\?\\s+${callId}\\s`, 'm'), 'no tool name for the call whose data is null')
+    assert.match(r.stdout, new RegExp(`^\\s*\\d+\\s+\\?\\s+${odd.data.callId}\\s`, 'm'), 'no tool name for a name that is not a string')
+    // What was written is the input and the appended prunes, and replays as already pruned.
+    assert.ok(readFileSync(out).subarray(0, readFileSync(file).length).equals(readFileSync(file)))
+    const again = cli(['session', out])
+    assert.equal(again.status, 0, again.stderr)
+    assert.match(again.stdout, /pruned 0 of 4 tool results/)
+  })
+})
+
+describe('--write under a signal', () => {
+  let big
+  before(() => {
+    // A log of some 70 MiB (one long tool result), so writing it takes many chunks.
+    const lines = plainOf(logs.none).split('\n').filter(Boolean)
+    const at = lines.findIndex((l) => JSON.parse(l).type === 'tool/result')
+    const event = JSON.parse(lines[at])
+    event.data.message.content[0].content[0].text = 'a line of build output\n'.repeat(3 * 2 ** 20)
+    lines[at] = JSON.stringify(event)
+    big = join(work, 'big-session.jsonl')
+    writeFileSync(big, lines.join('\n') + '\n')
+  })
+
+  /** The state letter `ps` gives for `pid` (T: stopped). */
+  const stateOf = (pid) => spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim()[0]
+  const isTemp = (name) => /^\.out\.jsonl\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const status = 128 + constants.signals[signal]
+    test(`${signal} mid-write removes the temporary file, leaves OUT as it was, and exits ${status}`, async (t) => {
+      const dir = join(work, `signal-${signal}`)
+      mkdirSync(dir)
+      const out = join(dir, 'out.jsonl')
+      const child = spawn(process.execPath, [bin, 'session', big, '--write', out], { stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (d) => (stderr += d))
+      let exited = false
+      const closed = new Promise((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })))
+      child.on('exit', () => (exited = true))
+      // Wait for the temporary file, then freeze the child there (SIGSTOP) and
+      // look: it is mid-write when the temporary file is still shorter than the input.
+      while (!readdirSync(dir).some(isTemp)) {
+        assert.equal(exited, false, `the child ended before its temporary file was seen: ${stderr}`)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      process.kill(child.pid, 'SIGSTOP')
+      while (stateOf(child.pid) !== 'T') await new Promise((resolve) => setImmediate(resolve))
+      const temps = readdirSync(dir).filter(isTemp)
+      assert.equal(temps.length, 1, 'stopped while the temporary file is there')
+      const written = statSync(join(dir, temps[0])).size
+      const midWrite = written < statSync(big).size
+      t.diagnostic(`stopped with ${written} of the input's ${statSync(big).size} bytes written`)
+      process.kill(child.pid, signal)
+      process.kill(child.pid, 'SIGCONT')
+      const r = await closed
+      assert.deepEqual(r, { code: status, signal: null }, `exit status ${status}; stderr ${stderr}`)
+      assert.match(stderr, new RegExp(`^tool-result-pruner: [^\\n]*out\\.jsonl: interrupted by ${signal}[^\\n]*\\n$`))
+      assert.deepEqual(readdirSync(dir).filter(isTemp), [], 'no temporary file left')
+      if (midWrite) {
+        assert.equal(existsSync(out), false, 'OUT was never created')
+      } else if (existsSync(out)) {
+        // Caught between the last write and the rename: OUT is whole.
+        assert.match(cli(['session', out]).stdout, /pruned 0 of 4 tool results/)
+      }
+    })
+  }
 })

@@ -60,6 +60,30 @@ describe('pruning a file or stdin', () => {
     assert.ok(plan.droppedLines > 0)
   })
 
+  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds', () => {
+    const source = join(here, 'fixtures', 'kinds-tune', 'code-rs-itertools', 'raw.log')
+    const shapes = new Set()
+    for (const file of [example, source]) {
+      for (const flags of [['--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250'], ['--threshold-chars', '1000000']]) {
+        const kinds = {}
+        for (const strategy of ['head-tail', 'lines']) {
+          const args = ['--strategy', strategy, ...flags, file]
+          const r = cli(['--json', ...args])
+          assert.equal(r.status, 0, r.stderr)
+          const plan = JSON.parse(r.stdout)
+          shapes.add(Object.keys(plan).join())
+          assert.equal(plan.content, cli(args).stdout, `${args.join(' ')}: the content is the pruned text`)
+          assert.equal(expand(plan.content, plan.recoverable), strategy === 'lines' ? readFileSync(file, 'utf8') : plan.content)
+          if (strategy === 'head-tail') assert.deepEqual([plan.recoverable, plan.droppedLines], [{}, 0], 'head-tail drops no lines to recover')
+          kinds[strategy] = plan.kinds
+        }
+        assert.deepEqual(kinds['head-tail'], kinds.lines, `${file}: the same kinds, whichever strategy cuts it`)
+        assert.deepEqual(kinds.lines, [file === source ? 'code' : 'log'])
+      }
+    }
+    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds'])
+  })
+
   test('--explain prints one row per line: its fate, why it was kept and its class, agreeing with the pruned text', () => {
     const text = readFileSync(example, 'utf8')
     const flags = ['--strategy', 'lines', '--threshold-chars', '4096', '--head-chars', '2048', '--tail-chars', '512']
@@ -177,6 +201,40 @@ describe('session logs written by the real dsh persistence', () => {
     assert.match(r.stderr, /no marker with hash "f{24}"/)
   })
 
+  test('retrieve takes what tool_result_retrieve takes: a bare hash or a whole marker, with whitespace or text around it (the real tool asked the same)', () => {
+    // Each argument with the CLI's exit status: 0 where the tool answers, 1 for a hash no marker has, 2 for no hash at all.
+    const cases = [
+      ['{hash}', 0],
+      ['<<ccr:{hash} 55_lines_offloaded>>', 0],
+      ['  <<ccr:{hash} 55_lines_offloaded>>\n', 0],
+      ['\t{hash}\n', 0],
+      ['<<ccr:{hash} 3120_chars_offloaded>>', 0],
+      ['the marker <<ccr:{hash} 7_lines_offloaded>> above', 0],
+      ['f'.repeat(24), 1],
+      ['<<ccr:{short} 7_lines_offloaded>>', 2],
+      ['{HASH}', 2],
+      ['', 2],
+    ]
+    const file = join(work, 'agent-session.jsonl')
+    const r = spawnSync(node22(), [join(here, 'support', 'retrieve-tool-answers.js'), file, JSON.stringify(cases.map(([arg]) => arg))], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })
+    assert.equal(r.status, 0, r.stderr)
+    const { text, answers } = JSON.parse(r.stdout)
+    for (const [i, { arg, answered, page }] of answers.entries()) {
+      const status = cases[i][1]
+      assert.equal(answered, status === 0, `the tool ${answered ? 'answers' : 'refuses'} ${JSON.stringify(arg)}`)
+      const got = cli(['retrieve', arg, '--session', file])
+      assert.equal(got.status, status, `${JSON.stringify(arg)}: ${got.stderr}`)
+      if (status === 0) {
+        assert.equal(got.stdout, text, `${JSON.stringify(arg)}: the dropped text`)
+        assert.ok(text.startsWith(page), 'the tool\'s first page is the start of it')
+      } else {
+        assert.match(got.stderr, /^tool-result-pruner: [^\n]+\n$/, `${JSON.stringify(arg)}: one line`)
+        assert.match(got.stderr, status === 1 ? /no marker with hash "f{24}"/ : /holds no marker hash/)
+        assert.equal(got.stdout, '')
+      }
+    }
+  })
+
   test('bad logs: one line naming the file (and line), exit status 2, nothing written', () => {
     const raw = readFileSync(logs.none, 'utf8')
     const zstd = readFileSync(logs.zstd)
@@ -233,6 +291,23 @@ describe('session logs written by the real dsh persistence', () => {
     assert.equal(decoded, 'from the addon\n'.repeat(100))
     assert.equal(zstdDecompress(Buffer.from(theirs, 'base64')).toString(), 'from node 22\n')
   })
+})
+
+test('the README\'s command-line section says what the CLI does: --json\'s keys and each exit status', () => {
+  const readme = readFileSync(join(here, '..', 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('\n## ', readme.indexOf('## Command line') + 1))
+  for (const strategy of ['head-tail', 'lines']) {
+    for (const key of Object.keys(JSON.parse(cli(['--json', '--strategy', strategy, example]).stdout))) {
+      assert.ok(section.includes(`\`${key}\``), `${strategy}: --json's key ${key} is documented`)
+    }
+  }
+  const statuses = [...section.matchAll(/^\| (\d+(?: \+ N)?) \| /gm)].map((m) => m[1])
+  assert.deepEqual(statuses, ['0', '1', '2', '128 + N'])
+  // 1 is checked by 'retrieve: an unknown hash is exit status 1', 128 + N by cli-hostile.test.js's signal tests.
+  const missing = join(tmpdir(), 'trp-readme-no-such.jsonl')
+  assert.equal(cli([example]).status, 0)
+  assert.equal(cli(['session', missing]).status, 2)
+  assert.equal(cli(['--bogus']).status, 2)
 })
 
 test('the README\'s main job: `npm run demo` prunes the example log within budget, keeps both failures, and prints the savings the README quotes', () => {

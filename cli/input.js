@@ -16,13 +16,25 @@ const CHUNK = 1 << 20
  * @throws CliError naming the input when it cannot be read or is over the cap.
  */
 export function readInput(file) {
+  return readIdentified(file).bytes
+}
+
+/**
+ * The bytes of `file` (stdin for `-`) and the identity of the file they
+ * were read from: device and inode, as `fstat` gave them for the open
+ * descriptor (fd 0 for stdin), so a later write can tell whether it would
+ * replace its own input however either was named.
+ * @returns {{ bytes: Buffer, dev: bigint, ino: bigint }}
+ * @throws CliError naming the input when it cannot be read or is over the cap.
+ */
+export function readIdentified(file) {
   const name = nameOf(file)
   let fd
   try {
     fd = file === '-' ? 0 : openSync(file, 'r')
-    const stat = fstatSync(fd)
+    const stat = fstatSync(fd, { bigint: true })
     if (stat.isDirectory()) throw new CliError(`${name}: cannot read: EISDIR`)
-    if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge(name)
+    if (stat.isFile() && stat.size > BigInt(MAX_INPUT_BYTES)) throw tooLarge(name)
     const chunks = []
     let total = 0
     for (;;) {
@@ -33,7 +45,7 @@ export function readInput(file) {
       if (total > MAX_INPUT_BYTES) throw tooLarge(name)
       chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n))
     }
-    return Buffer.concat(chunks, total)
+    return { bytes: Buffer.concat(chunks, total), dev: stat.dev, ino: stat.ino }
   } catch (error) {
     if (error instanceof CliError) throw error
     throw new CliError(`${name}: cannot read: ${error.code ?? error.message}`)

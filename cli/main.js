@@ -1,7 +1,7 @@
 // The `tool-result-pruner` command: argument parsing and dispatch.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { CliError } from './errors.js'
+import { CliError, printError } from './errors.js'
 import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags } from './options.js'
 import { pruneText } from './prune-text.js'
 import { retrieveCommand, sessionCommand } from './session-command.js'
@@ -12,17 +12,22 @@ const USAGE = `usage:
                                                    prune a dsh session log (.jsonl or .jsonl.zstd)
   tool-result-pruner retrieve HASH --session FILE [--json]
                                                    print the exact text behind a <<ccr:HASH …>> marker
+                                                   (HASH may be the whole marker, as the model's tool takes it)
 
 options (validated as the plugin validates its config):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
-  --json                print the plan (content, recoverable, droppedLines) as JSON;
+  --json                print the plan (content, recoverable, droppedLines, kinds) as JSON,
+                        one shape for both strategies;
                         retrieve: the text as a JSON string (exact, lone surrogates included)
   --explain             lines mode: print each line's class and what the plan does with it
   --write OUT           session: write the pruned log to OUT (never the input)
   --session FILE        retrieve: the session log to search
   -h, --help            show this help
   -v, --version         print the version
+
+exit status: 0 done; 1 retrieve: no marker with that hash; 2 a bad flag, file
+or log, or OUT cannot be written; 128+N session --write stopped by signal N
 `
 
 function parse(argv) {
@@ -42,7 +47,7 @@ function parse(argv) {
       },
     })
   } catch (error) {
-    throw new CliError(`${error.message.split('\n')[0]} (see --help)`)
+    throw new CliError(`${error.message} (see --help)`)
   }
 }
 
@@ -82,7 +87,7 @@ export async function main(argv) {
     await run(argv)
   } catch (error) {
     if (!(error instanceof CliError)) throw error
-    process.stderr.write(`tool-result-pruner: ${error.message}\n`)
+    printError(error.message)
     process.exitCode = error.status
   }
 }

@@ -38,14 +38,16 @@ export function pruneText(file, config, { stats = false, json = false, explain =
   if (explain) return explainText(text, pruner)
   const blocks = [{ type: 'text', text }]
   const started = process.hrtime.bigint()
-  // In lines mode --json needs the plan's recoverable map: the plan gives
-  // it with the same content pruneContent would, in one pass.
-  const plan = json && config.strategy === 'lines' ? pruner.plan(text) : undefined
+  // --json prints the plan, in both strategies the same shape: content,
+  // recoverable, droppedLines and kinds (head-tail's recoverable is empty,
+  // its droppedLines 0, its kinds what lines mode takes the text to be).
+  // The plan's content is what pruneContent gives, made in the same pass.
+  const plan = json ? pruner.plan(text) : undefined
   const pruned = plan === undefined ? pruner.pruneContent(blocks) : null
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6
   const out = plan?.content ?? (pruned === null ? text : pruned.map((b) => b.text).join(''))
   if (json) {
-    process.stdout.write(JSON.stringify(plan ?? { content: out, recoverable: {}, droppedLines: 0 }) + '\n')
+    process.stdout.write(JSON.stringify(plan) + '\n')
   } else {
     process.stdout.write(out)
   }

@@ -37,10 +37,18 @@ async function service(config) {
 const textOf = (event) =>
   event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
 
-/** Tool name by call id, from the log's tool/call events. */
+/**
+ * Tool name by call id, from the log's tool/call events. dsh's Session
+ * replays a tool/call whatever its data (`null` included) and derives
+ * nothing from it, so one without data, or without a string name, is
+ * skipped here too: its row shows `?`.
+ */
 function toolNames(events) {
   const names = new Map()
-  for (const e of events) if (e.type === 'tool/call') names.set(e.data.callId, e.data.name)
+  for (const e of events) {
+    if (e.type !== 'tool/call' || e.data === null || typeof e.data !== 'object') continue
+    if (typeof e.data.name === 'string') names.set(e.data.callId, e.data.name)
+  }
   return names
 }
 
@@ -84,18 +92,38 @@ export async function sessionCommand(file, config, { out } = {}) {
   lines.push(`pruned ${rows.length} of ${results} tool results (${config.strategy}): ${before} → ${after} code points, saved ${before - after} (${saved.toFixed(1)}%)`)
   if (out !== undefined) {
     const appended = session.events.slice(log.events.length)
-    writeSessionLog(log, appended, out)
+    await writeSessionLog(log, appended, out)
     lines.push(`wrote ${out}: ${log.events.length} original events kept, ${appended.length} appended`)
   }
   process.stdout.write(lines.join('\n') + '\n')
 }
 
 /**
- * Prints the exact text behind marker `hash` in the session log `file`;
- * with `json`, as a JSON string, which keeps a lone surrogate exact where
- * UTF-8 output cannot.
+ * What `tool_result_retrieve` takes as its `hash` (plugin/retrieve-tool.ts):
+ * the first 24 lowercase hex digits in the argument, so a bare hash, a whole
+ * `<<ccr:HASH N_lines_offloaded>>` marker, or either with whitespace or text
+ * around it. The CLI takes the same; a test asks both.
  */
-export async function retrieveCommand(hash, file, { json = false } = {}) {
+const MARKER_HASH = /[0-9a-f]{24}/
+
+/** `text` for a message, quoted, and cut to 80 code points when longer. */
+const quoted = (text) => {
+  const chars = Array.from(text)
+  return `"${chars.length > 80 ? `${chars.slice(0, 77).join('')}...` : text}"`
+}
+
+/**
+ * Prints the exact text behind the marker `arg` names (its hash, or the
+ * whole marker) in the session log `file`; with `json`, as a JSON string,
+ * which keeps a lone surrogate exact where UTF-8 output cannot.
+ * @throws CliError with status 2 when `arg` holds no hash, 1 when no marker
+ *   in the session has it.
+ */
+export async function retrieveCommand(arg, file, { json = false } = {}) {
+  const hash = MARKER_HASH.exec(arg)?.[0]
+  if (hash === undefined) {
+    throw new CliError(`retrieve: ${quoted(arg)} holds no marker hash: give the 24 lowercase hex digits after <<ccr:, or the whole marker`)
+  }
   const log = readSessionLog(file)
   const session = replay(log)
   const pruner = await service({})

@@ -15,6 +15,9 @@ use std::ops::Range;
 
 use crate::hash::{HASH_LEN, content_hash, is_hash};
 
+/// How every retrieval marker begins: the one spelling of the prefix.
+pub const MARKER_OPEN: &str = "<<ccr:";
+
 /// What a marker stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
@@ -36,12 +39,13 @@ impl Unit {
 /// The marker for `count` dropped units of text named `hash`, without any
 /// line ending: `<<ccr:HASH N_lines_offloaded>>` or `…_chars_offloaded>>`.
 pub fn format_marker(hash: &str, count: u64, unit: Unit) -> String {
-    format!("<<ccr:{hash} {count}{}", unit.word())
+    format!("{MARKER_OPEN}{hash} {count}{}", unit.word())
 }
 
 /// Length in code points (= UTF-16 units, it is ASCII) of a marker.
 pub fn marker_len(count: u64, unit: Unit) -> usize {
-    "<<ccr: ".len() + HASH_LEN + decimal_digits(count) + unit.word().len()
+    // The prefix, the hash, one space, the count, the unit's word.
+    MARKER_OPEN.len() + HASH_LEN + 1 + decimal_digits(count) + unit.word().len()
 }
 
 fn decimal_digits(mut n: u64) -> usize {
@@ -68,10 +72,10 @@ pub struct FoundMarker {
 
 /// Every well-formed marker in `text` (as this crate writes them), in order.
 pub fn find_markers(text: &[u16]) -> Vec<FoundMarker> {
-    const OPEN: [u16; 6] = [b'<' as u16, b'<' as u16, b'c' as u16, b'c' as u16, b'r' as u16, b':' as u16];
+    let open: Vec<u16> = MARKER_OPEN.encode_utf16().collect();
     let mut found = Vec::new();
     let mut at = 0;
-    while let Some(offset) = text[at..].windows(OPEN.len()).position(|w| w == OPEN) {
+    while let Some(offset) = text[at..].windows(open.len()).position(|w| w == open) {
         let start = at + offset;
         match parse_marker(&text[start..]) {
             Some((len, hash, count, unit)) => {
@@ -87,11 +91,12 @@ pub fn find_markers(text: &[u16]) -> Vec<FoundMarker> {
 /// Parses `<<ccr:HASH N_unit_offloaded>>` at the start of `text`.
 fn parse_marker(text: &[u16]) -> Option<(usize, String, u64, Unit)> {
     let ascii = |i: usize| text.get(i).copied().filter(|&u| u < 0x80).map(|u| u as u8);
-    let hash: String = (6..6 + HASH_LEN).map(|i| ascii(i).map(char::from)).collect::<Option<_>>()?;
+    let from = MARKER_OPEN.len();
+    let hash: String = (from..from + HASH_LEN).map(|i| ascii(i).map(char::from)).collect::<Option<_>>()?;
     if !is_hash(&hash) {
         return None;
     }
-    let mut i = 6 + HASH_LEN;
+    let mut i = from + HASH_LEN;
     if ascii(i)? != b' ' {
         return None;
     }
@@ -208,7 +213,8 @@ mod tests {
         let mut text = String::new();
         for i in 0..200 {
             let rest = (200 - i) * 51 - 1;
-            text.push_str(&format!("<<ccr:{i:024x} {rest}_lines_offloaded>>\n"));
+            text.push_str(&format_marker(&format!("{i:024x}"), rest, Unit::Lines));
+            text.push('\n');
             text.push_str(&"a line of the tool's own output\n".repeat(50));
         }
         let t = utf16(&text);
@@ -231,7 +237,7 @@ mod tests {
         }
         // A tool printed a marker-looking line that names the hash of lines 0..2.
         let spoof_hash = content_hash(&utf16(&text.lines().take(2).map(|l| format!("{l}\n")).collect::<String>()));
-        text.insert_str(0, &format!("<<ccr:{spoof_hash} 2_lines_offloaded>>\n"));
+        text.insert_str(0, &format!("{}\n", format_marker(&spoof_hash, 2, Unit::Lines)));
         let t = utf16(&text);
         let blocks = [Block::Text(&t)];
         let index = LineIndex::new(&blocks).unwrap();
@@ -265,8 +271,9 @@ mod tests {
         let m = format_marker(&h, 12, Unit::Lines);
         assert_eq!(m, format!("<<ccr:{h} 12_lines_offloaded>>"));
         assert_eq!(m.len(), marker_len(12, Unit::Lines));
-        let text =
-            utf16(&format!("a {m} b <<ccr:zz>> {} <<ccr:{h} 07_lines_offloaded>>", format_marker(&h, 3, Unit::Chars)));
+        let bad_hash = format!("{MARKER_OPEN}zz>>");
+        let leading_zero = m.replace(" 12_", " 07_");
+        let text = utf16(&format!("a {m} b {bad_hash} {} {leading_zero}", format_marker(&h, 3, Unit::Chars)));
         let found = find_markers(&text);
         assert_eq!(found.len(), 2);
         assert_eq!((found[0].count, found[0].unit, found[0].hash.as_str()), (12, Unit::Lines, h.as_str()));

@@ -4,6 +4,10 @@
 
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
+/// Work over at least this many code units is worth a second thread (the
+/// signal scan, hashing); below it, starting one costs more than it saves.
+pub const PARALLEL_FROM: usize = 1 << 18;
+
 /// Runs `first` on a helper thread and `second` on this one, and returns
 /// both results. When no thread can be started, `first` runs here after
 /// `second`. A panic in `first` resumes on this thread.

@@ -21,6 +21,14 @@ pub fn is_low_surrogate(unit: u16) -> bool {
     (0xDC00..0xE000).contains(&unit)
 }
 
+/// ASCII white space as the rules' `\s` reads it: space, tab, line feed,
+/// vertical tab, form feed, carriage return. The one white-space set of
+/// the line walks (a view's words, blank lines, a JSON text's ends).
+#[inline(always)]
+pub fn is_space(unit: u16) -> bool {
+    unit == 0x20 || (0x09..=0x0D).contains(&unit)
+}
+
 /// Number of code points in `text`; a lone surrogate counts as one.
 ///
 /// Pairs never overlap (a unit is high or low, not both), so the count is the
@@ -31,22 +39,14 @@ pub fn code_point_len(text: &[u16]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { code_point_len_avx2(text) };
+        return unsafe { crate::cpu::x86_64::code_point_len(text) };
     }
     count_code_points(text)
 }
 
-/// [`count_code_points`] compiled for AVX2: twice the lanes of the baseline,
-/// On 1 MiB (`cargo bench --bench core -- FILE`, best of three): emoji-heavy
-/// text 0.114 ms with AVX2, 0.153 ms portable; ASCII and CJK equal.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn code_point_len_avx2(text: &[u16]) -> usize {
-    count_code_points(text)
-}
-
+/// [`code_point_len`]'s loop, inlined into each CPU's build of it.
 #[inline(always)]
-fn count_code_points(text: &[u16]) -> usize {
+pub(crate) fn count_code_points(text: &[u16]) -> usize {
     if text.len() < 2 {
         return text.len();
     }
@@ -78,19 +78,14 @@ pub fn count_newlines(text: &[u16]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { count_newlines_avx2(text) };
+        return unsafe { crate::cpu::x86_64::count_newlines(text) };
     }
     newlines_in(text)
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn count_newlines_avx2(text: &[u16]) -> usize {
-    newlines_in(text)
-}
-
+/// [`count_newlines`]'s loop, inlined into each CPU's build of it.
 #[inline(always)]
-fn newlines_in(text: &[u16]) -> usize {
+pub(crate) fn newlines_in(text: &[u16]) -> usize {
     // At most 2^16 - 1 newlines a block: u16 lanes cannot overflow.
     text.chunks(u16::MAX as usize)
         .map(|block| block.iter().fold(0u16, |n, &u| n + u16::from(u == u16::from(b'\n'))) as usize)
@@ -168,23 +163,14 @@ pub fn for_each_line(text: &[u16], mut f: impl FnMut(Range<usize>, usize)) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
-        return unsafe { for_each_line_avx2(text, &mut f) };
+        return unsafe { crate::cpu::x86_64::for_each_line(text, &mut f) };
     }
     scan_lines::<false>(text, &mut f);
 }
 
-/// The line walk with AVX2 masks. On 1 MiB (`cargo bench --bench core --
-/// FILE`, best of three): ASCII 0.065 ms with AVX2, 0.150 ms portable;
-/// CJK 0.160 vs 0.243; emoji-heavy text 0.204 vs 0.311.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn for_each_line_avx2(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
-    scan_lines::<true>(text, f);
-}
-
 /// Newline and pair-start bit masks of units `0..32` of `chunk` (33 units:
 /// the last one only completes a pair begun at unit 31).
-fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
+pub(crate) fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
     let mut newlines = 0u32;
     let mut pairs = 0u32;
     for i in 0..32 {
@@ -194,41 +180,12 @@ fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
     (newlines, pairs)
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn avx2_masks(chunk: &[u16; 33]) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: every load reads 16 units inside `chunk` (at 0, 1, 16, 17).
-    unsafe {
-        let load = |at: usize| _mm256_loadu_si256(chunk.as_ptr().add(at).cast());
-        // 16-bit lane masks of two halves to one bit per unit: pack to bytes
-        // (per 128-bit lane), put the 64-bit quarters back in order, take the
-        // byte signs.
-        let bits = |lo: __m256i, hi: __m256i| {
-            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(lo, hi))) as u32
-        };
-        let newline = _mm256_set1_epi16(b'\n' as i16);
-        let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
-        let high = _mm256_set1_epi16(0xD800u16 as i16);
-        let low = _mm256_set1_epi16(0xDC00u16 as i16);
-        let (a, b, a1, b1) = (load(0), load(16), load(1), load(17));
-        let newlines = bits(_mm256_cmpeq_epi16(a, newline), _mm256_cmpeq_epi16(b, newline));
-        let starts = |this: __m256i, next: __m256i| {
-            _mm256_and_si256(
-                _mm256_cmpeq_epi16(_mm256_and_si256(this, top6), high),
-                _mm256_cmpeq_epi16(_mm256_and_si256(next, top6), low),
-            )
-        };
-        (newlines, bits(starts(a, a1), starts(b, b1)))
-    }
-}
-
 /// The line walk behind [`for_each_line`]: 32 units at a time, a line's
 /// code points are its units less the pairs that start inside it (a line
 /// ends at `\n` or at the end, so no pair straddles two lines).
 /// `AVX2` only where the caller has the feature enabled.
 #[inline(always)]
-fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+pub(crate) fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
     let mut start = 0;
     // Pairs starting before `start`, and before the current chunk.
     let mut pairs_before_line = 0usize;
@@ -237,8 +194,12 @@ fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, u
     while base + 33 <= text.len() {
         let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
-        let (mut newlines, pairs) = if AVX2 { unsafe { avx2_masks(chunk) } } else { portable_masks(chunk) };
+        let (mut newlines, pairs) = if AVX2 {
+            // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
+            unsafe { crate::cpu::x86_64::line_masks(chunk) }
+        } else {
+            portable_masks(chunk)
+        };
         #[cfg(not(target_arch = "x86_64"))]
         let (mut newlines, pairs) = portable_masks(chunk);
         while newlines != 0 {

@@ -3,7 +3,7 @@
 //! from `recoverable` (lone surrogates included).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_result_pruner::config::Budgets;
+use tool_result_pruner::config::{Budgets, PRUNE_MARKER_LEN};
 use tool_result_pruner::guarantees::check_lines;
 use tool_result_pruner::strategy::lines::LineOptions;
 use tool_result_pruner_fuzz::{blocks, core, units, word};
@@ -12,16 +12,17 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 8 {
         return;
     }
-    let threshold = 39 + word(data, 0) % 3000;
-    let head = word(data, 2) % (threshold - 38);
-    let tail = word(data, 4) % (threshold - 38 - head);
+    const MARK: u64 = PRUNE_MARKER_LEN;
+    let threshold = MARK + word(data, 0) % 3000;
+    let head = word(data, 2) % (threshold - MARK + 1);
+    let tail = word(data, 4) % (threshold - MARK + 1 - head);
     let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6) };
     let budgets = Budgets::new(threshold, head, tail).expect("valid by construction");
     // Half the runs set keepChars anywhere in its range; the rest keep head + marker + tail.
     let budgets = if data[7] & 0x80 == 0 {
         budgets
     } else {
-        let keep = 39 + (word(data, 2) ^ word(data, 4)) % (threshold - 38);
+        let keep = MARK + (word(data, 2) ^ word(data, 4)) % (threshold - MARK + 1);
         budgets.with_keep(keep).expect("valid by construction")
     };
     let units = units(&data[8..]);

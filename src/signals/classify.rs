@@ -319,7 +319,7 @@ impl Classifier {
         let failing_summary = summary && weak_failure(failure_text);
         let strong = failure == Failure::Strong;
         let job_verdict = strong && (view.contains("##[error]") || view.trim_start().starts_with("::error"));
-        let opens = if strong { super::traces::opens(view) } else { Opens::default() };
+        let opens = if strong { super::frames::opens(view) } else { Opens::default() };
         if quoted {
             self.unquoted = unquoted;
         }

@@ -276,7 +276,7 @@ fn starts_with_glyph(line: &[u16], at: usize) -> bool {
     let mut i = super::view::content_start(line);
     while i < at {
         let u = line[i];
-        if matches!(u, 0x20 | 0x09 | 0x0B | 0x0C | 0x0D) || (0x2500..=0x257F).contains(&u) {
+        if crate::text::is_space(u) || (0x2500..=0x257F).contains(&u) {
             i += 1;
         } else if let Some(len) = super::view::escape_len(&line[i..]) {
             i += len;
@@ -297,23 +297,14 @@ pub(crate) fn narrow_into(text: &[u16], before: u16, out: &mut Vec<u8>) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { narrow_avx2(text, before, out) };
+        return unsafe { crate::cpu::x86_64::narrow(text, before, out) };
     }
     narrow(text, before, out);
 }
 
-/// [`narrow`] compiled for AVX2: twice the lanes of the baseline. The whole
-/// signal scan of 1 MiB (`cargo bench --bench core -- FILE`, best of
-/// three): ASCII logs 0.58 ms with AVX2, 0.81 ms portable; CJK 0.43 vs
-/// 0.57; emoji-heavy text 1.22 vs 1.31.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn narrow_avx2(text: &[u16], before: u16, out: &mut Vec<u8>) {
-    narrow(text, before, out);
-}
-
+/// [`narrow_into`]'s loop, inlined into each CPU's build of it.
 #[inline(always)]
-fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
+pub(crate) fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
     out.clear();
     let Some(&first) = text.first() else { return };
     out.reserve(text.len());

@@ -288,7 +288,8 @@ fn ascii_words(view: &[u8], words: &mut [Word; MAX_WORDS]) -> usize {
 fn masks(view: &[u8], base: usize) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::sse2() {
-        return masks_sse2(view, base);
+        // SSE2 is part of every x86-64 CPU.
+        return crate::cpu::x86_64::word_masks(view, base);
     }
     masks_swar(&view[base..(base + 64).min(view.len())])
 }
@@ -307,7 +308,7 @@ fn masks_by_bytes(chunk: &[u8]) -> (u64, u64) {
 /// CPUs this crate has no vector path for. Bytes are ASCII, so each byte's
 /// top bit is free: a byte-wise compare sets it without carries between
 /// bytes, and one multiply gathers the eight top bits into a byte.
-fn masks_swar(chunk: &[u8]) -> (u64, u64) {
+pub(crate) fn masks_swar(chunk: &[u8]) -> (u64, u64) {
     const LOW: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Top bit of each byte of `x` that equals `b`.
@@ -339,47 +340,6 @@ fn masks_swar(chunk: &[u8]) -> (u64, u64) {
     (spaces | s << (at % 64), variables | v << (at % 64))
 }
 
-/// [`masks`] sixteen bytes at a time with SSE2 (part of every x86-64 CPU);
-/// a tail shorter than sixteen bytes is read as the last sixteen bytes of
-/// the view, shifted, or a byte at a time when the view is shorter.
-#[cfg(target_arch = "x86_64")]
-fn masks_sse2(view: &[u8], base: usize) -> (u64, u64) {
-    use std::arch::x86_64::*;
-    let n = (view.len() - base).min(64);
-    if view.len() < 16 {
-        return masks_swar(&view[base..base + n]);
-    }
-    // SAFETY: SSE2 is baseline on x86-64; every load reads 16 bytes inside `view`.
-    let group = |at: usize| unsafe {
-        let v = _mm_loadu_si128(view.as_ptr().add(at).cast());
-        let byte = |b: u8| _mm_set1_epi8(b as i8);
-        // ASCII bytes are non-negative, so signed compares order them.
-        let between = |lo: u8, hi: u8| _mm_and_si128(_mm_cmpgt_epi8(v, byte(lo - 1)), _mm_cmplt_epi8(v, byte(hi + 1)));
-        let space = _mm_or_si128(_mm_cmpeq_epi8(v, byte(b' ')), between(b'\t', b'\r'));
-        let mut variable = between(b'0', b'9');
-        for c in [b'/', b'\\', b'"', b'\'', b'`'] {
-            variable = _mm_or_si128(variable, _mm_cmpeq_epi8(v, byte(c)));
-        }
-        (_mm_movemask_epi8(space) as u16 as u64, _mm_movemask_epi8(variable) as u16 as u64)
-    };
-    let (mut spaces, mut variables) = (0u64, 0u64);
-    let mut at = 0;
-    while at + 16 <= n {
-        let (s, v) = group(base + at);
-        spaces |= s << at;
-        variables |= v << at;
-        at += 16;
-    }
-    if at < n {
-        // The view's last sixteen bytes, of which the first `16 - (n - at)` are before the tail.
-        let (s, v) = group(view.len() - 16);
-        let skip = 16 - (n - at);
-        spaces |= (s >> skip) << at;
-        variables |= (v >> skip) << at;
-    }
-    (spaces, variables)
-}
-
 /// [`ascii_words`] for a view that is not all ASCII (words split on Unicode white space).
 fn unicode_words(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
     let mut len = 0;
@@ -391,9 +351,10 @@ fn unicode_words(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
     len
 }
 
+/// [`crate::text::is_space`] for a byte.
 #[inline(always)]
-fn is_space(b: u8) -> bool {
-    (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+pub(crate) fn is_space(b: u8) -> bool {
+    crate::text::is_space(u16::from(b))
 }
 
 #[inline(always)]
@@ -515,7 +476,7 @@ mod tests {
                 proptest::prop_assert_eq!(masks(&bytes, base), want);
                 proptest::prop_assert_eq!(masks_swar(chunk), want);
                 #[cfg(target_arch = "x86_64")]
-                proptest::prop_assert_eq!(masks_sse2(&bytes, base), want);
+                proptest::prop_assert_eq!(crate::cpu::x86_64::word_masks(&bytes, base), want);
             }
         }
     }

@@ -1,86 +1,25 @@
-//! Stack traces and the blocks that explain a failure.
+//! Following what explains a failure: its block, its trace, the lines above.
 //!
 //! After a failure line come the lines that explain it: the structured block
 //! under it (an assertion's expected and actual values, a diff, TAP's YAML
-//! block, a code frame, pytest's `E` lines) and, often, a stack trace. A
-//! trace is a run of frames; each frame is a header line and its detail
-//! lines (the source line under a Python frame, the `at path` line under a
-//! Rust frame, the file line under a Go function). A frame is the
-//! project's own unless its text names a library or runtime location
-//! ([`LIBRARY`]), so the planner can keep the frame that names the bug.
+//! block, a code frame, pytest's `E` lines) and, often, a stack trace of
+//! [frames](super::frames).
 //!
 //! [`Follower`] reads them during the scan, each line at most once from
 //! below (a failure inside a trace or block already read starts nothing),
-//! plus a bounded look above each failure. [`Traces`] indexes the frames
-//! once the scan is done, so the planner finds a failure's trace and the
-//! frames that matter in it by binary search, whatever the trace's length.
+//! plus a bounded look above each failure. The scan gives its result to the
+//! planner as [`Traces`]: the runs of frame lines and their heads, so a
+//! failure's trace and the frames that matter in it are found by binary
+//! search, whatever the trace's length.
 
 use std::ops::Range;
-use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use regex::bytes::Regex;
-
-use super::classify::{Classifier, Opens};
-use super::rules::ascii_regex;
+use super::classify::Classifier;
+use super::frames::{Frame, indent_of, library_text, line_indent, patterns, starts_with_pass_glyph};
 use super::templates::Templates;
-use super::view::escape_len;
-use super::view::{content_start, indented, view};
+use super::view::{indented, view};
 use super::{Failure, LineSignal, Reading, Signals};
 use crate::text::TextLines;
-
-/// Where a frame's code lives.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Frame {
-    /// Not a frame.
-    #[default]
-    None,
-    /// A frame in a library, the runtime or the standard library.
-    Library,
-    /// A frame in the project's own code.
-    Project,
-}
-
-/// Substrings (matched without regard to ASCII case) that put a frame in a
-/// library or runtime.
-pub const LIBRARY: &[&str] = &[
-    "node_modules",
-    "node:internal",
-    "(node:",
-    "site-packages",
-    "dist-packages",
-    "/lib/python",
-    "<frozen",
-    "/usr/lib/",
-    "/usr/include/",
-    "/usr/local/lib/",
-    "/rustc/",
-    ".cargo/registry",
-    "/library/std/",
-    "/library/core/",
-    "core::",
-    "std::",
-    "alloc::",
-    "__rust",
-    "rust_begin_unwind",
-    "java.base/",
-    "jdk.internal",
-    "sun.reflect",
-    "java.lang.reflect",
-    "org.junit.",
-    "junit.framework",
-    "org.apache.maven",
-    "org.gradle",
-    "/go/src/",
-    "/lib/go",
-    "runtime/",
-    "testing.",
-    "testing/",
-    "created by ",
-    "<anonymous>",
-    "native method",
-];
 
 /// Lines of the block under a failure line that are read at most.
 pub const CAUSE_BELOW: usize = 16;
@@ -92,153 +31,6 @@ const CONTEXT_ABOVE: usize = 32;
 const TRACE_GAP: usize = 3;
 /// Lines of one frame the planner keeps at most (its head and details).
 pub const FRAME_LINES: usize = 8;
-
-/// The patterns that read traces and explanation blocks (byte regexes).
-pub(crate) struct Patterns {
-    /// A line that opens a frame.
-    pub frame: Regex,
-    /// A line that belongs to the frame above it.
-    pub frame_detail: Regex,
-    /// A line that starts a trace without being a frame.
-    pub trace_start: Regex,
-    /// A line of the structured block under a failure.
-    pub explains: Regex,
-    /// A line of that block stating a value the failure compared
-    /// (`Expected: 3`, `received = "a"`, `left: 1`).
-    pub states_value: Regex,
-    /// A line of the context a compiler prints above a diagnostic: where
-    /// it was included from, which function or template instantiation it
-    /// is in, and what required it (GCC and Clang).
-    pub context_above: Regex,
-    /// The [`LIBRARY`] markers.
-    library: AhoCorasick,
-}
-
-pub(crate) fn patterns() -> &'static Patterns {
-    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    PATTERNS.get_or_init(|| Patterns {
-        frame: ascii_regex(
-            r#"(?x)
-              ^\s+at\s+\S
-            | ^\s+File\ "
-            | ^\s+\d+:\s+\S
-            | ^\s+[\w$.<>\[\]\ ]+\ \(\S+:\d+(?::\d+)?\)\s*$
-            | ^\s+\S+\.(?:go|rs|py|js|mjs|cjs|ts|tsx|java|kt|scala|rb|c|cc|cpp|h|hpp|cs|swift):\d+
-            | ^[\w./*()\[\]-]+\(.*\)\s*$
-            | ^\s+\.\.\.\ \d+\ more
-            "#,
-        ),
-        frame_detail: ascii_regex(
-            r#"(?x)
-              ^\s+at\s+\S+:\d+
-            | ^\t\S+\.go:\d+
-            | ^\s{4,}\S
-            "#,
-        ),
-        trace_start: ascii_regex(r"^\s*(?:stack backtrace:|goroutine \d+ \[|stack:\s*\|)"),
-        explains: ascii_regex(
-            r#"(?xi)
-              ^E\s
-            | ^[-+?]\s
-            | ^[-+]\ ?\S
-            | ^\s*>\s
-            | ^\s*(?:expected|actual|received|left|right|operator|at|location|error|code|name|message|stack|diff|found|wanted|got|value|difference)\b(?:\ value)?\s*[:=]
-            | ^\s*(?:---|\.\.\.)\s*$
-            | ^\s*>?\s*\d*\s*\|
-            | ^\s*\^
-            | ^\s*~+\^?~*\s*$
-            | ^\s*(?:note|help|hint):
-            "#,
-        ),
-        states_value: ascii_regex(
-            r"(?i)^\s*(?:expected|actual|received|left|right|got|wanted|found)\b(?: value)?\s*[:=]",
-        ),
-        context_above: ascii_regex(
-            r#"(?x)
-              ^In\ file\ included\ from\ \S+:\d+
-            | ^\s+from\ \S+:\d+[,:]
-            | :\ In\ (?:instantiation\ of|function|member\ function|constructor|destructor|static\ member\ function|lambda\ function)\b
-            | :\d+:\d+:\s+(?:required|recursively\ required)\ (?:from|by)\b
-            "#,
-        ),
-        library: AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(LIBRARY)
-            .expect("static markers"),
-    })
-}
-
-/// Whether a frame's text names a library.
-pub fn library_text(text: &str) -> bool {
-    patterns().library.is_match(text)
-}
-
-/// Searchers for the two headers that change how a failure is followed.
-fn finders() -> &'static (memchr::memmem::Finder<'static>, memchr::memmem::Finder<'static>) {
-    static FINDERS: OnceLock<(memchr::memmem::Finder<'static>, memchr::memmem::Finder<'static>)> = OnceLock::new();
-    FINDERS.get_or_init(|| {
-        (memchr::memmem::Finder::new("Traceback (most recent call last)"), memchr::memmem::Finder::new("panicked at"))
-    })
-}
-
-/// What strong failure line `view` opens (see [`Opens`]).
-pub(crate) fn opens(view: &str) -> Opens {
-    let (traceback, panicked) = finders();
-    Opens { traceback: traceback.find(view.as_bytes()).is_some(), panic: panicked.find(view.as_bytes()).is_some() }
-}
-
-/// The indentation of `line`'s view (see [`indent_of`]), read off its code
-/// units as [`view`] reads them: after a CI timestamp, escapes skipped, a
-/// tree's box drawing a space while only spaces and tabs precede it.
-fn line_indent(line: &[u16]) -> usize {
-    let mut at = content_start(line);
-    let mut indent = 0;
-    let mut leading = true;
-    while at < line.len() {
-        let u = line[at];
-        if leading && (0x2500..=0x257F).contains(&u) {
-            indent += 1;
-            at += 1;
-            continue;
-        }
-        match u {
-            0x1B => {
-                at += escape_len(&line[at..]).unwrap_or(1);
-                continue;
-            }
-            0x5E if escape_len(&line[at..]).is_some() => {
-                at += escape_len(&line[at..]).unwrap_or(1);
-                continue;
-            }
-            0x0D | 0x0A => {}
-            0x20 => indent += 1,
-            0x09 => indent += 4,
-            0x0B | 0x0C | 0x85 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 => {
-                indent += 1;
-                leading = false;
-            }
-            _ => return indent,
-        }
-        at += 1;
-    }
-    indent
-}
-
-/// Leading whitespace of a view, tabs counting four.
-fn indent_of(view: &str) -> usize {
-    view.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
-}
-
-/// Whether `line`'s text starts with a pass glyph (`✓ ok`): a pass verdict
-/// the keyword scan does not flag, since it never makes a failure line.
-fn starts_with_pass_glyph(line: &[u16]) -> bool {
-    let at = content_start(line);
-    let rest = &line[at..];
-    let skip = rest.iter().take_while(|&&u| matches!(u, 0x20 | 0x09)).count();
-    matches!(rest.get(skip), Some(0x2713 | 0x2714 | 0x221A))
-        && rest.get(skip + 1).is_some_and(|&u| matches!(u, 0x20 | 0x09 | 0x0A | 0x0D))
-}
 
 /// Reads what follows (and just precedes) each strong failure line of a
 /// text during the scan.
@@ -288,7 +80,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
 
     /// The keyword scan's record at position `r` of the records: (line, signal).
     pub(crate) fn record_at(&self, r: usize) -> (usize, LineSignal) {
-        (self.reading.signals.lines[r] as usize, self.reading.signals.signals[r])
+        self.reading.record_at(r)
     }
 
     /// Marks the compiler context right above failure line `i` (includes,
@@ -538,26 +330,26 @@ pub struct Traces {
 }
 
 impl Traces {
-    /// The index of the frames in `signals`.
-    pub fn new(signals: &Signals) -> Self {
-        let mut t = Traces::default();
-        for (k, s) in signals.iter() {
+    /// Adds the frames among `records` (line, signal), ascending and after
+    /// every line already indexed; a run continues across the call when its
+    /// lines are consecutive.
+    pub(crate) fn extend(&mut self, records: impl Iterator<Item = (usize, LineSignal)>) {
+        for (k, s) in records {
             if s.frame == Frame::None {
                 continue;
             }
             let k = k as u32;
-            match t.runs.last_mut() {
+            match self.runs.last_mut() {
                 Some(run) if run.end == k => run.end = k + 1,
-                _ => t.runs.push(k..k + 1),
+                _ => self.runs.push(k..k + 1),
             }
             if s.frame_head() {
-                t.heads.push((k, s.frame == Frame::Project));
+                self.heads.push((k, s.frame == Frame::Project));
                 if s.frame == Frame::Project {
-                    t.project_heads.push(k);
+                    self.project_heads.push(k);
                 }
             }
         }
-        t
     }
 
     /// Every trace, ascending.
@@ -620,35 +412,5 @@ impl Traces {
             }
         }
         chosen.into_iter().flat_map(unit).collect()
-    }
-}
-
-#[cfg(test)]
-mod indent_tests {
-    use super::*;
-    use crate::text::utf16;
-
-    #[test]
-    fn line_indent_is_the_views_indent() {
-        let mut v = String::new();
-        for line in [
-            "plain",
-            "    four",
-            "\tat x",
-            "  \u{1b}[31m  red",
-            "2026-04-22T16:11:57.0127816Z   stamped",
-            "\u{2502}  \u{251c}\u{2500} tree",
-            "\u{a0}\u{2502} nbsp then box",
-            " \u{b}\u{2502} vt then box",
-            "^[[1m  caret",
-            "^x",
-            " \u{1b}",
-            "   \r\n",
-            "\u{3000}wide",
-        ] {
-            let t = utf16(line);
-            view(&t, &mut v);
-            assert_eq!(line_indent(&t), indent_of(&v), "{line:?}");
-        }
     }
 }

@@ -216,7 +216,7 @@ mod tests {
             texts in prop::collection::vec(prop::option::of(arb_text()), 0..6),
             head in 0u64..80, tail in 0u64..80, slack in 0u64..60,
         ) {
-            let threshold = head + 39 + tail + slack;
+            let threshold = head + PRUNE_MARKER_LEN + tail + slack;
             let blocks: Vec<Block<'_>> = texts.iter().map(|t| t.as_deref().map_or(Block::Rich, Block::Text)).collect();
             crate::guarantees::check_head_tail(&blocks, &budgets(threshold, head, tail)).map_err(TestCaseError::fail)?;
         }

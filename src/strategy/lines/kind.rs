@@ -12,7 +12,7 @@ use regex::bytes::Regex;
 
 use crate::signals::rules::ascii_regex;
 use crate::signals::{Failure, Signals, view};
-use crate::text::TextLines;
+use crate::text::{TextLines, is_space};
 
 /// What a text is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub enum Shape {
 /// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
 pub const SAMPLE: usize = 256;
 
-pub(crate) struct Patterns {
+pub(crate) struct ShapePatterns {
     pub definition: Regex,
     pub signature: Regex,
     pub import: Regex,
@@ -71,9 +71,9 @@ pub(crate) struct Patterns {
     listing: Regex,
 }
 
-pub(crate) fn patterns() -> &'static Patterns {
-    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    PATTERNS.get_or_init(|| Patterns {
+pub(crate) fn patterns() -> &'static ShapePatterns {
+    static PATTERNS: OnceLock<ShapePatterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| ShapePatterns {
         // A definition opened by a keyword, in most languages.
         definition: ascii_regex(
             r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|macro_rules!|mod|let|var|const)\b",
@@ -201,10 +201,6 @@ pub fn reports(signals: &Signals, range: std::ops::Range<usize>) -> bool {
         summaries += usize::from(s.summary());
     }
     failures * 300 >= lines.max(1) || summaries >= 2
-}
-
-fn is_space(u: u16) -> bool {
-    matches!(u, 0x20 | 0x09 | 0x0A | 0x0D)
 }
 
 /// Whether a view is a `commit <40 hex digits>` line.

@@ -27,10 +27,11 @@ use std::collections::BinaryHeap;
 
 use super::index::LineIndex;
 use super::keep::KeepSet;
-use super::order::{ends_inward, spread_positions};
+use super::order::spread_positions;
+use super::rank::{self, Seen};
 use super::{LineOptions, Reason};
 use crate::signals::traces::CAUSE_BELOW;
-use crate::signals::{Failure, Frame, LineSignal, Signals, Traces, is_blank};
+use crate::signals::{Failure, Frame, LineSignal, Signals, is_blank};
 
 /// Share of the budget kept for the last lines.
 pub const END_SHARE: f64 = 0.25;
@@ -44,8 +45,6 @@ pub const START_SHARE: f64 = 0.08;
 pub const WEAK_SHARE: f64 = 0.125;
 /// Most of the budget summary lines may take before failure lines.
 pub const SUMMARY_SHARE: f64 = 0.15;
-/// Failure lines closer than this many lines belong to one cluster.
-const CLUSTER_GAP: usize = 8;
 /// How far context grows around failure lines when budget is left.
 const WIDE_CONTEXT: usize = 12;
 /// Cause lines kept right after their failure line; the rest come once
@@ -60,7 +59,6 @@ const KEY_FRAME_LINES: usize = 4;
 pub(crate) struct LogPlan<'p, 'i, 'a> {
     pub index: &'i LineIndex<'a>,
     pub signals: &'p Signals,
-    pub traces: &'p Traces,
     pub keep: KeepSet<'i, 'a>,
     pub options: LineOptions,
     /// Lines the caller's spans touch, ascending.
@@ -164,7 +162,7 @@ impl LogPlan<'_, '_, '_> {
             }
         }
         self.keep.set_limit(failure_limit);
-        let ranked = self.rank_failures();
+        let ranked = rank::rank_failures(self.signals, self.index);
         // Each distinct failure with its nearest causes and its trace's key frames...
         for &k in &ranked.distinct {
             let k = k as usize;
@@ -173,7 +171,7 @@ impl LogPlan<'_, '_, '_> {
                     self.keep.add(c, cap, Reason::Cause);
                 }
                 if let Some(trace) = self.attached_trace(k) {
-                    for f in self.traces.key_frames(self.signals, trace).into_iter().take(KEY_FRAME_LINES) {
+                    for f in self.signals.traces().key_frames(self.signals, trace).into_iter().take(KEY_FRAME_LINES) {
                         self.keep.add(f, cap, Reason::Frame);
                     }
                 }
@@ -193,7 +191,7 @@ impl LogPlan<'_, '_, '_> {
                 self.keep.add(c, cap, Reason::Cause);
             }
             if let Some(trace) = self.attached_trace(k) {
-                for f in self.traces.key_frames(self.signals, trace) {
+                for f in self.signals.traces().key_frames(self.signals, trace) {
                     self.keep.add(f, cap, Reason::Frame);
                 }
             }
@@ -212,9 +210,9 @@ impl LogPlan<'_, '_, '_> {
         for i in spread_positions(ranked.repeats.len()) {
             self.keep.add(ranked.repeats[i] as usize, cap, Reason::Repeat);
         }
-        let traces: Vec<_> = self.traces.all().collect();
+        let traces: Vec<_> = self.signals.traces().all().collect();
         for trace in traces {
-            for f in self.traces.key_frames(self.signals, trace) {
+            for f in self.signals.traces().key_frames(self.signals, trace) {
                 self.keep.add(f, cap, Reason::Frame);
             }
         }
@@ -376,7 +374,7 @@ impl LogPlan<'_, '_, '_> {
     fn attached_trace(&self, k: usize) -> Option<std::ops::Range<usize>> {
         self.below_trace(k).or_else(|| {
             // A compiler's context, printed above its diagnostic.
-            let above = self.traces.holding(k.checked_sub(1)?)?;
+            let above = self.signals.traces().holding(k.checked_sub(1)?)?;
             Some(above.start..k)
         })
     }
@@ -388,7 +386,7 @@ impl LogPlan<'_, '_, '_> {
         let bound = k + 3 + 2 * CAUSE_BELOW;
         for (j, s) in self.signals.within(k + 1..(bound + 1).min(self.n())) {
             if s.frame != Frame::None {
-                return self.traces.holding(j).map(|t| j..t.end);
+                return self.signals.traces().holding(j).map(|t| j..t.end);
             }
             if j == bound || s.failure != Failure::None || s.summary() {
                 return None;
@@ -396,86 +394,6 @@ impl LogPlan<'_, '_, '_> {
         }
         None
     }
-
-    /// Ranks the strong failure lines. The first line of each template is
-    /// distinct (a flood of one message counts once, by its first instance);
-    /// distinct lines are kept cluster by cluster (nearby lines of one text):
-    /// the last cluster (where reports and verdicts are), the first (where a
-    /// root cause often is), then inwards from both ends; within a cluster its
-    /// first and last line, then inwards. The other lines of each
-    /// template are repeats, spread over the output.
-    fn rank_failures(&self) -> Ranked {
-        let mut seen = Seen::new(self.signals.templates());
-        let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
-        for (k, s) in self.signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
-            if seen.insert(s.template) { distinct.push(k as u32) } else { repeats.push(k as u32) }
-        }
-        // Clusters as ranges of `distinct`.
-        let mut clusters: Vec<std::ops::Range<usize>> = Vec::new();
-        for (i, &k) in distinct.iter().enumerate() {
-            let k = k as usize;
-            match clusters.last_mut() {
-                Some(c)
-                    if k - distinct[c.end - 1] as usize <= CLUSTER_GAP
-                        && self.index.text_of(k) == self.index.text_of(distinct[c.start] as usize) =>
-                {
-                    c.end = i + 1
-                }
-                _ => clusters.push(i..i + 1),
-            }
-        }
-        let mut order = Vec::with_capacity(distinct.len());
-        for c in ends_inward(&clusters) {
-            order.extend(first_last_then_in_range(c.clone()).map(|i| distinct[i]));
-        }
-        Ranked { distinct: order, repeats }
-    }
-}
-
-/// The positions of `range` from both ends inward: first, last, second,
-/// second to last, and so on.
-fn first_last_then_in_range(range: std::ops::Range<usize>) -> impl Iterator<Item = usize> {
-    let (mut i, mut j) = (range.start, range.end);
-    let mut front = true;
-    std::iter::from_fn(move || {
-        if i >= j {
-            return None;
-        }
-        let at = if front {
-            i += 1;
-            i - 1
-        } else {
-            j -= 1;
-            j
-        };
-        front = !front;
-        Some(at)
-    })
-}
-
-/// Templates seen so far: a bit per template id (ids are dense).
-struct Seen(Vec<u64>);
-
-impl Seen {
-    fn new(templates: u32) -> Self {
-        Seen(vec![0; templates as usize / 64 + 1])
-    }
-
-    /// Whether `id` was not seen before; marks it seen.
-    fn insert(&mut self, id: u32) -> bool {
-        let (word, bit) = (id as usize / 64, id % 64);
-        let new = self.0[word] & 1 << bit == 0;
-        self.0[word] |= 1 << bit;
-        new
-    }
-}
-
-/// Strong failure lines in the order they are kept.
-struct Ranked {
-    /// The first line of each template, ranked.
-    distinct: Vec<u32>,
-    /// The other lines of those templates, ascending (offered spread over the output).
-    repeats: Vec<u32>,
 }
 
 /// Adds lines of `keep` from both ends inward, `front` from the start for

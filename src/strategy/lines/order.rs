@@ -17,20 +17,25 @@ pub fn ends_inward<T>(xs: &[T]) -> Vec<&T> {
     out
 }
 
-/// The items of `xs` from both ends inward: first, last, second, second
-/// to last, and so on.
-pub fn first_last_then_in(xs: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(xs.len());
-    let (mut i, mut j) = (0, xs.len());
-    while i < j {
-        out.push(xs[i]);
-        i += 1;
-        if i < j {
-            j -= 1;
-            out.push(xs[j]);
+/// The positions of `range` from both ends inward: first, last, second,
+/// second to last, and so on, one at a time.
+pub fn first_last_then_in(range: std::ops::Range<usize>) -> impl Iterator<Item = usize> {
+    let (mut i, mut j) = (range.start, range.end);
+    let mut front = true;
+    std::iter::from_fn(move || {
+        if i >= j {
+            return None;
         }
-    }
-    out
+        let at = if front {
+            i += 1;
+            i - 1
+        } else {
+            j -= 1;
+            j
+        };
+        front = !front;
+        Some(at)
+    })
 }
 
 /// `xs` (ascending) reordered so any prefix is spread over the whole range:
@@ -87,13 +92,14 @@ mod tests {
     #[test]
     fn orders_cover_every_item_once() {
         let xs: Vec<usize> = (0..37).collect();
-        for order in [spread(&xs), first_last_then_in(&xs), ends_inward(&xs).into_iter().copied().collect()] {
+        for order in [spread(&xs), first_last_then_in(0..37).collect(), ends_inward(&xs).into_iter().copied().collect()]
+        {
             let mut sorted = order.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, xs);
         }
         assert_eq!(&spread(&xs)[..3], [0, 36, 18]);
-        assert_eq!(&first_last_then_in(&xs)[..3], [0, 36, 1]);
+        assert_eq!(first_last_then_in(0..37).take(3).collect::<Vec<_>>(), [0, 36, 1]);
         assert_eq!(ends_inward(&xs)[..3], [&36, &0, &35]);
     }
 

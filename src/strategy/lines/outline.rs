@@ -18,7 +18,7 @@ use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
 use super::kind::{Kind, is_commit, patterns};
 use crate::signals::view;
-use crate::text::TextLines;
+use crate::text::{TextLines, is_space};
 
 /// The tiers of a text of kind `kind` (line indices local to the text), in
 /// the order they are kept; empty for [`Kind::Log`]. With them, the steps
@@ -78,7 +78,7 @@ thread_local! {
 }
 
 /// [`code`] with this thread's automaton cache.
-fn code_with(lines: TextLines<'_>, p: &super::kind::Patterns, cache: &mut Cache) -> Vec<Vec<u32>> {
+fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut Cache) -> Vec<Vec<u32>> {
     let dfa = code_automaton();
     let mut set = PatternSet::new(4);
     let n = lines.len();
@@ -187,8 +187,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
 /// The path of a search hit, `path:line:` at the start of a view (the path
 /// 1 to 400 bytes without white space or `:`).
 fn hit_path(v: &[u8]) -> Option<&[u8]> {
-    let path =
-        v.iter().take(401).take_while(|&&b| !matches!(b, b':' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')).count();
+    let path = v.iter().take(401).take_while(|&&b| b != b':' && !is_space(u16::from(b))).count();
     if path == 0 || path > 400 || v.get(path) != Some(&b':') {
         return None;
     }
@@ -275,7 +274,7 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
         let line = lines.line(k);
         let depth = stack.len();
         let later = later_arrays > 0;
-        let first = line.iter().find(|&&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x0B | 0x0C));
+        let first = line.iter().find(|&&u| !is_space(u));
         let key = matches!(first, Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
         let k = k as u32;
         if !later && depth <= 1 && key {

@@ -4,8 +4,9 @@
 
 use std::ops::Range;
 
+use super::LineOptions;
 use super::index::LineIndex;
-use super::{LineOptions, select};
+use super::plan::choose;
 use crate::config::Budgets;
 use crate::content::Block;
 use crate::text::utf16;
@@ -19,7 +20,7 @@ fn work(text: &str, keep: u64, spans: &[Range<usize>]) -> usize {
     let t = utf16(text);
     let blocks = [Block::Text(&t)];
     let index = LineIndex::new(&blocks).unwrap();
-    select(&index, &budgets(keep), &LineOptions::default(), spans, false).unwrap().cost.total()
+    choose(&index, &budgets(keep), &LineOptions::default(), spans, false).unwrap().cost.total()
 }
 
 /// A word that no other line has: `i` spelled in letters.

@@ -1,15 +1,20 @@
 //! Which CPU-specific paths may run, decided once per process.
 //!
 //! The core has one portable version of every loop. On x86-64 a few of them
-//! are also compiled for AVX2, where the benchmark showed a gain (each such
-//! place says how much). Everything else, Apple Silicon included, runs the
-//! portable code, and property tests compare every fast path against it.
+//! are also compiled for AVX2, or written with SSE2 intrinsics, where the
+//! benchmark showed a gain: all of those live in [`x86_64`], each with the
+//! condition under which it may run. Everything else, Apple Silicon
+//! included, runs the portable code, and property tests compare every fast
+//! path against it.
 //!
 //! Setting the environment variable `TOOL_RESULT_PRUNER_PORTABLE` (to any
 //! value) before the first prune turns the fast paths off, so the portable
 //! code can be measured on any machine (`npm run bench:portable`).
 
 use std::sync::OnceLock;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
 
 /// The environment variable that forces the portable paths.
 pub const PORTABLE_ENV: &str = "TOOL_RESULT_PRUNER_PORTABLE";

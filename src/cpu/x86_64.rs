@@ -1,0 +1,129 @@
+//! Every x86-64-specific build of a hot loop, in one place.
+//!
+//! Most functions here are a portable loop of the core (`#[inline(always)]`
+//! where it is written) compiled again with AVX2 enabled, which doubles the
+//! lanes the compiler vectorises to; two are written with intrinsics. Each
+//! says when it may be called; [`crate::cpu`] decides, once per process,
+//! and property tests hold every one to the portable version.
+
+use std::arch::x86_64::*;
+use std::ops::Range;
+
+use crate::signals::templates::masks_swar;
+
+/// [`crate::text::code_point_len`] with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn code_point_len(text: &[u16]) -> usize {
+    crate::text::count_code_points(text)
+}
+
+/// [`crate::text::count_newlines`] with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn count_newlines(text: &[u16]) -> usize {
+    crate::text::newlines_in(text)
+}
+
+/// [`crate::text::for_each_line`] with AVX2 masks.
+///
+/// # Safety
+/// The CPU must have AVX2 and POPCNT ([`crate::cpu::avx2`] checks both).
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn for_each_line(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+    crate::text::scan_lines::<true>(text, f);
+}
+
+/// The newline and pair-start bit masks of units `0..32` of `chunk`, as
+/// [`crate::text::portable_masks`] gives them, with AVX2 compares.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn line_masks(chunk: &[u16; 33]) -> (u32, u32) {
+    // SAFETY: every load reads 16 units inside `chunk` (at 0, 1, 16, 17).
+    unsafe {
+        let load = |at: usize| _mm256_loadu_si256(chunk.as_ptr().add(at).cast());
+        // 16-bit lane masks of two halves to one bit per unit: pack to bytes
+        // (per 128-bit lane), put the 64-bit quarters back in order, take the
+        // byte signs.
+        let bits = |lo: __m256i, hi: __m256i| {
+            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(lo, hi))) as u32
+        };
+        let newline = _mm256_set1_epi16(b'\n' as i16);
+        let top6 = _mm256_set1_epi16(0xFC00u16 as i16);
+        let high = _mm256_set1_epi16(0xD800u16 as i16);
+        let low = _mm256_set1_epi16(0xDC00u16 as i16);
+        let (a, b, a1, b1) = (load(0), load(16), load(1), load(17));
+        let newlines = bits(_mm256_cmpeq_epi16(a, newline), _mm256_cmpeq_epi16(b, newline));
+        let starts = |this: __m256i, next: __m256i| {
+            _mm256_and_si256(
+                _mm256_cmpeq_epi16(_mm256_and_si256(this, top6), high),
+                _mm256_cmpeq_epi16(_mm256_and_si256(next, top6), low),
+            )
+        };
+        (newlines, bits(starts(a, a1), starts(b, b1)))
+    }
+}
+
+/// [`crate::signals::prefilter`]'s narrowing with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
+    crate::signals::prefilter::narrow(text, before, out);
+}
+
+/// [`crate::hash`]'s (W)UTF-8 encoder with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2 ([`crate::cpu::avx2`]); `out` must hold three
+/// bytes per unit and one more.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn encode(units: &[u16], out: &mut [u8]) -> usize {
+    crate::hash::encode::encode(units, out)
+}
+
+/// The white-space and variable-byte masks of a template's words (see
+/// [`crate::signals::templates`]), sixteen bytes at a time with SSE2, which
+/// every x86-64 CPU has: safe to call on any of them.
+pub(crate) fn word_masks(view: &[u8], base: usize) -> (u64, u64) {
+    let n = (view.len() - base).min(64);
+    if view.len() < 16 {
+        return masks_swar(&view[base..base + n]);
+    }
+    // SAFETY: SSE2 is baseline on x86-64; every load reads 16 bytes inside `view`.
+    let group = |at: usize| unsafe {
+        let v = _mm_loadu_si128(view.as_ptr().add(at).cast());
+        let byte = |b: u8| _mm_set1_epi8(b as i8);
+        // ASCII bytes are non-negative, so signed compares order them.
+        let between = |lo: u8, hi: u8| _mm_and_si128(_mm_cmpgt_epi8(v, byte(lo - 1)), _mm_cmplt_epi8(v, byte(hi + 1)));
+        let space = _mm_or_si128(_mm_cmpeq_epi8(v, byte(b' ')), between(b'\t', b'\r'));
+        let mut variable = between(b'0', b'9');
+        for c in [b'/', b'\\', b'"', b'\'', b'`'] {
+            variable = _mm_or_si128(variable, _mm_cmpeq_epi8(v, byte(c)));
+        }
+        (_mm_movemask_epi8(space) as u16 as u64, _mm_movemask_epi8(variable) as u16 as u64)
+    };
+    let (mut spaces, mut variables) = (0u64, 0u64);
+    let mut at = 0;
+    while at + 16 <= n {
+        let (s, v) = group(base + at);
+        spaces |= s << at;
+        variables |= v << at;
+        at += 16;
+    }
+    if at < n {
+        // The view's last sixteen bytes, of which the first `16 - (n - at)` are before the tail.
+        let (s, v) = group(view.len() - 16);
+        let skip = 16 - (n - at);
+        spaces |= (s >> skip) << at;
+        variables |= (v >> skip) << at;
+    }
+    (spaces, variables)
+}

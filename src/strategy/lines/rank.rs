@@ -1,0 +1,68 @@
+//! The order in which a log's strong failure lines are offered: each
+//! distinct one first, by where it stands, then the repeats.
+
+use super::index::LineIndex;
+use super::order::{ends_inward, first_last_then_in};
+use crate::signals::{Failure, Signals};
+
+/// Failure lines closer than this many lines (in one text) belong to one cluster.
+const CLUSTER_GAP: usize = 8;
+
+/// Ranks the strong failure lines. The first line of each template is
+/// distinct (a flood of one message counts once, by its first instance);
+/// distinct lines are kept cluster by cluster (nearby lines of one text):
+/// the last cluster (where reports and verdicts are), the first (where a
+/// root cause often is), then inwards from both ends; within a cluster its
+/// first and last line, then inwards. The other lines of each
+/// template are repeats, spread over the output.
+pub(super) fn rank_failures(signals: &Signals, index: &LineIndex<'_>) -> Ranked {
+    let mut seen = Seen::new(signals.templates());
+    let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
+    for (k, s) in signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
+        if seen.insert(s.template) { distinct.push(k as u32) } else { repeats.push(k as u32) }
+    }
+    // Clusters as ranges of `distinct`.
+    let mut clusters: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, &k) in distinct.iter().enumerate() {
+        let k = k as usize;
+        match clusters.last_mut() {
+            Some(c)
+                if k - distinct[c.end - 1] as usize <= CLUSTER_GAP
+                    && index.text_of(k) == index.text_of(distinct[c.start] as usize) =>
+            {
+                c.end = i + 1
+            }
+            _ => clusters.push(i..i + 1),
+        }
+    }
+    let mut order = Vec::with_capacity(distinct.len());
+    for c in ends_inward(&clusters) {
+        order.extend(first_last_then_in(c.clone()).map(|i| distinct[i]));
+    }
+    Ranked { distinct: order, repeats }
+}
+
+/// Templates seen so far: a bit per template id (ids are dense).
+pub(super) struct Seen(Vec<u64>);
+
+impl Seen {
+    pub fn new(templates: u32) -> Self {
+        Seen(vec![0; templates as usize / 64 + 1])
+    }
+
+    /// Whether `id` was not seen before; marks it seen.
+    pub fn insert(&mut self, id: u32) -> bool {
+        let (word, bit) = (id as usize / 64, id % 64);
+        let new = self.0[word] & 1 << bit == 0;
+        self.0[word] |= 1 << bit;
+        new
+    }
+}
+
+/// Strong failure lines in the order they are kept.
+pub(super) struct Ranked {
+    /// The first line of each template, ranked.
+    pub distinct: Vec<u32>,
+    /// The other lines of those templates, ascending (offered spread over the output).
+    pub repeats: Vec<u32>,
+}

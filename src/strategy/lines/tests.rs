@@ -1,0 +1,225 @@
+//! Lines mode's tests: the contract on random and labelled inputs, the phases' choices.
+
+use super::*;
+use crate::config::PRUNE_MARKER_LEN;
+use crate::content::{Piece, render_texts};
+use crate::markers::expand;
+use crate::text::utf16;
+use proptest::prelude::*;
+
+fn budgets(threshold: u64) -> Budgets {
+    Budgets::new(threshold, 0, 0).and_then(|b| b.with_keep(threshold)).unwrap()
+}
+
+fn out(blocks: &[Block<'_>], p: &Pruned) -> String {
+    render_texts(blocks, p).map(String::from_utf16_lossy).collect::<Vec<_>>().concat()
+}
+
+fn log_with_failure_in_the_middle() -> String {
+    let mut log = String::from("$ cargo test\n");
+    for i in 0..400 {
+        log.push_str(&format!("test module::case_{i} ... ok\n"));
+    }
+    log.push_str("thread 'module::case_400' panicked at src/lib.rs:12:5:\nassertion failed: left == right\n");
+    for i in 401..800 {
+        log.push_str(&format!("test module::case_{i} ... ok\n"));
+    }
+    log.push_str("test result: FAILED. 799 passed; 1 failed; 0 ignored\nerror: test failed, to rerun pass `--lib`\n");
+    log
+}
+
+#[test]
+fn keeps_the_failure_in_the_middle_within_budget() {
+    let text = utf16(&log_with_failure_in_the_middle());
+    let blocks = [Block::Text(&text)];
+    let p = prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap();
+    let o = out(&blocks, &p);
+    assert!(p.chars_after <= 2048 && (o.chars().count() as u64) == p.chars_after);
+    for needle in
+        ["panicked at src/lib.rs:12:5", "assertion failed", "test result: FAILED", "error: test failed", "$ cargo test"]
+    {
+        assert!(o.contains(needle), "{needle} missing from\n{o}");
+    }
+    assert!(o.contains("_lines_offloaded>>"));
+    assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), text);
+}
+
+#[test]
+fn a_failure_keeps_the_values_it_compared_before_other_causes() {
+    // Distinct failures: names of different word counts are different shapes.
+    let name =
+        |i: usize| (0..=i).map(|w| char::from(b'a' + w as u8).to_string().repeat(3)).collect::<Vec<_>>().join(" ");
+    let mut log = String::new();
+    for i in 0..20 {
+        log.push_str(&"PASS test/ok.test.js (12 ms)\n".repeat(30));
+        log.push_str(&format!(
+            "  \u{25CF} {}\n\n    expect(received).toBe(expected) // Object.is equality\n\n",
+            name(i)
+        ));
+        log.push_str(&format!(
+            "    Expected: {i}\n    Received: {}\n\n      at Object.<anonymous> (test/add.test.js:{i}:5)\n",
+            i + 1
+        ));
+    }
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let p = prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap();
+    let o = out(&blocks, &p);
+    let kept: Vec<usize> = (0..20).filter(|&i| o.contains(&format!("\u{25CF} {}\n", name(i)))).collect();
+    // Not every failure fits, and each that does has its two value lines.
+    assert!(kept.len() > 1 && kept.len() < 20, "{} kept", kept.len());
+    for i in kept {
+        assert!(o.contains(&format!("    Expected: {i}\n    Received: {}\n", i + 1)), "case {i}:\n{o}");
+    }
+}
+
+#[test]
+fn context_work_is_bounded_by_the_budget_not_by_context_lines() {
+    // 20,000 lines, a distinct error every tenth between long lines, and
+    // a context wider than the text: at most budgets the room left ends
+    // between a cut's minimum and a whole line, where nothing more fits.
+    let text: String = (0..20_000)
+        .map(|i| {
+            if i % 10 == 0 {
+                format!("error: failure number {} here\n", "x".repeat(i % 97))
+            } else {
+                format!("{i} {}\n", "y".repeat(150))
+            }
+        })
+        .collect();
+    let t = utf16(&text);
+    let blocks = [Block::Text(&t)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let wide = LineOptions { context: 1_000_000, edge: 2 };
+    for budget in (4000..4200).step_by(7) {
+        let plan = super::plan::choose(&index, &budgets(budget), &wide, &[], false).unwrap();
+        assert!(
+            plan.cost.attempts < 4 * index.line_count(),
+            "{budget}: {} lines offered for {}",
+            plan.cost.attempts,
+            index.line_count()
+        );
+    }
+}
+
+#[test]
+fn outlines_keep_every_guarantee_and_put_the_map_first() {
+    let code: String =
+        (0..300).map(|i| format!("/// Does {i}.\npub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n")).collect();
+    let diff: String = (0..60)
+        .map(|i| format!("diff --git a/f{i}.rs b/f{i}.rs\n--- a/f{i}.rs\n+++ b/f{i}.rs\n@@ -{i},3 +{i},3 @@\n fn a() {{}}\n-fn b{i}() {{}}\n+fn c{i}() {{}}\n"))
+        .collect();
+    let search: String = (0..400).map(|i| format!("src/m{}.rs:{}:    let x = y{i};\n", i / 7, i % 7 + 1)).collect();
+    let json = format!(
+        "{{\n{}  \"end\": 1\n}}\n",
+        (0..300).map(|i| format!("  \"k{i}\": {{\n    \"v\": [\n      {i}\n    ]\n  }},\n")).collect::<String>()
+    );
+    // (text, its kind, entries in its map, the text of entry i)
+    type Case = (String, Kind, usize, fn(usize) -> String);
+    let cases: [Case; 4] = [
+        (code, Kind::Code, 300, |i| format!("pub fn f{i}(")),
+        (diff, Kind::Diff, 60, |i| format!("diff --git a/f{i}.rs")),
+        (search, Kind::Search, 57, |i| format!("src/m{i}.rs:1:")),
+        (json, Kind::Json, 300, |i| format!("\"k{i}\": {{")),
+    ];
+    for (text, kind, n, entry) in cases {
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        assert_eq!(kinds(&blocks), vec![kind]);
+        for keep in [600, 2000, 6000] {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            crate::guarantees::check_lines(&blocks, &b, &LineOptions::default()).unwrap();
+        }
+        // A budget that holds a third of the text keeps map entries from
+        // the middle third too, not only from the start.
+        let third = (text.chars().count() / 3) as u64;
+        let b = Budgets::new(third, 0, 0).and_then(|b| b.with_keep(third)).unwrap();
+        let o = out(&blocks, &prune(&blocks, &b, &LineOptions::default()).unwrap());
+        assert!((n / 3..2 * n / 3).any(|i| o.contains(&entry(i))), "{kind:?}:\n{o}");
+    }
+}
+
+#[test]
+fn one_huge_line_is_cut_by_head_and_tail_and_retrievable() {
+    let text = utf16(&format!("{{\"a\":\"{}\"}}", "x".repeat(50_000)));
+    let blocks = [Block::Text(&text)];
+    let b = Budgets::new(8192, 4096, 1024).and_then(|b| b.with_keep(8192)).unwrap();
+    let p = prune(&blocks, &b, &LineOptions::default()).unwrap();
+    let o = out(&blocks, &p);
+    assert!(p.chars_after <= 8192 && p.chars_after > 8000, "{}", p.chars_after);
+    assert!(o.starts_with("{\"a\":\"xxx") && o.ends_with("xx\"}") && o.contains("_chars_offloaded>>"));
+    assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), text);
+}
+
+#[test]
+fn falls_back_to_upstream_when_markers_cannot_fit() {
+    let text = utf16(&"line\n".repeat(100));
+    let blocks = [Block::Text(&text)];
+    let b = Budgets::new(40, 0, 1).unwrap();
+    let p = prune(&blocks, &b, &LineOptions::default()).unwrap();
+    assert_eq!(out(&blocks, &p), format!("{}\n", crate::config::PRUNE_MARKER));
+}
+
+#[test]
+fn rich_blocks_stay_in_place_and_each_text_is_planned() {
+    let a = utf16(&log_with_failure_in_the_middle());
+    let b = utf16(&"plain line without signal\n".repeat(300));
+    let blocks = [Block::Text(&a), Block::Rich, Block::Text(&b)];
+    let p = prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap();
+    assert!(matches!(p.pieces[1], Piece::Rich(1)));
+    assert_eq!(p.pieces.len(), 3);
+    assert!(p.chars_after <= 4096);
+    let texts: Vec<Vec<u16>> = render_texts(&blocks, &p).map(<[u16]>::to_vec).collect();
+    assert_eq!(expand(&texts[0], &p.recovered(&blocks)), a);
+    assert_eq!(expand(&texts[1], &p.recovered(&blocks)), b);
+}
+
+fn arb_log() -> impl Strategy<Value = Vec<u16>> {
+    let line = prop_oneof![
+        6 => "[a-z ]{0,60}",
+        1 => "error: [a-z ]{0,30}",
+        1 => "FAILED [a-z_/]{0,40}",
+        1 => "  at [a-z.]{0,20} \\([a-z/.]{1,20}:[0-9]{1,3}:[0-9]{1,2}\\)",
+        1 => "Traceback \\(most recent call last\\):",
+        1 => "[0-9]{1,3} passed, [0-9] failed",
+        1 => "x{200,3000}",
+        1 => "[\u{4e00}-\u{4e20}😀]{0,40}",
+    ];
+    (prop::collection::vec(line, 0..200), any::<bool>(), prop::collection::vec(0xD800u16..0xE000, 0..3)).prop_map(
+        |(lines, trailing_newline, lone)| {
+            let mut text = lines.join("\n");
+            if trailing_newline {
+                text.push('\n');
+            }
+            let mut units = utf16(&text);
+            for (i, u) in lone.into_iter().enumerate() {
+                let at = (i * 7919) % (units.len() + 1);
+                units.insert(at, u);
+            }
+            units
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #[test]
+    fn budget_and_round_trip_hold(
+        text in arb_log(),
+        extra in prop::option::of(arb_log()),
+        threshold in 40u64..6000,
+        keep_at in 0u64..=100,
+        head in 0u64..4,
+        context in 0usize..4,
+        edge in 0usize..4,
+    ) {
+        let keep = PRUNE_MARKER_LEN + (threshold - PRUNE_MARKER_LEN) * keep_at / 100;
+        let b = Budgets::new(threshold, head.min(threshold - PRUNE_MARKER_LEN), 0).and_then(|b| b.with_keep(keep)).unwrap();
+        let mut blocks = vec![Block::Text(&text)];
+        if let Some(extra) = extra.as_deref() {
+            blocks.push(Block::Rich);
+            blocks.push(Block::Text(extra));
+        }
+        crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge }).map_err(TestCaseError::fail)?;
+    }
+}
