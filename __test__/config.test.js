@@ -104,6 +104,38 @@ describe('resolveConfig', () => {
     }
   })
 
+  test('agrees with upstream on huge, fractional and boundary budgets (its double sum), and the pruner builds from each it accepts', async () => {
+    // Around 2^53 a double sum rounds; past 1e21 numbers print as exponents.
+    const numbers = [0, -0, 0.5, 1, 1.5, 38, 39, 40, 1e-7, 5e-324, 2 ** 52 + 0.5, 2 ** 53 - 39, 2 ** 53 - 38, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 54, 2 ** 64, 1e21, 1e21 + 2 ** 20, 2e21, Number.MAX_VALUE, Infinity, NaN]
+    const tails = [0, -0, 0.5, 1, 2, 2 ** 53, 1e21]
+    let compared = 0
+    let accepted = 0
+    for (const thresholdChars of numbers) {
+      for (const headChars of numbers) {
+        for (const tailChars of tails) {
+          const config = { thresholdChars, headChars, tailChars }
+          const theirs = outcome(() => upstream.resolveConfig(config))
+          assert.deepEqual(outcome(() => ours.resolveConfig(config)), theirs, JSON.stringify(config))
+          if (theirs.value !== undefined) {
+            const p = new Ours(new Context(), config)
+            const blocks = [{ type: 'text', text: 'x'.repeat(64) }]
+            assert.deepEqual(p.pruneContent(blocks), new Upstream(new Context(), config).pruneContent(blocks), JSON.stringify(config))
+            accepted++
+          }
+          compared++
+        }
+      }
+    }
+    assert.equal(compared, numbers.length ** 2 * tails.length)
+    assert.ok(accepted > 100, `${accepted} accepted configs`)
+    // The issue's two, which a saturating integer sum refused.
+    for (const config of [{ thresholdChars: 2 ** 53, headChars: 2 ** 53 - 39, tailChars: 1 }, { thresholdChars: 2e21, headChars: 1e21 }]) {
+      assert.deepEqual(ours.resolveConfig(config).headChars, upstream.resolveConfig(config).headChars)
+      const p = await pruner(Ours, config)
+      assert.equal(p.pruneContent([{ type: 'text', text: 'x'.repeat(10_000) }]), null)
+    }
+  })
+
   test('errors are TypeError for wrong keys and types, RangeError for numbers out of range', () => {
     assert.throws(() => ours.resolveConfig({ foo: 1 }), TypeError)
     assert.throws(() => ours.resolveConfig({ thresholdChars: '8192' }), TypeError)

@@ -64,7 +64,10 @@ mod tests {
         assert_eq!(expand(content, &plan.recoverable), text);
         assert_eq!(plan.kinds, [Kind::Log]);
         let short = plan_text(&lines, &utf16("short\n"), &[]);
-        assert_eq!(short, TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds: vec![Kind::Log] });
+        assert_eq!(
+            short,
+            TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds: vec![Kind::Log] }
+        );
         let head_tail = plan_text(&Pruner { budgets, strategy: Strategy::HeadTail }, &text, &[]);
         assert!(head_tail.recoverable.is_empty() && head_tail.content.is_some());
     }

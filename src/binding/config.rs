@@ -47,12 +47,14 @@ pub struct ToolResultPruneConfig {
 /// for an unknown key or a value of the wrong type, a `RangeError` for a
 /// number out of range. The result is detached from `config`.
 #[napi(catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
-pub fn resolve_config(env: Env, config: Option<Unknown>) -> Result<ResolvedConfig> {
-    resolved(&env, config.as_ref()).map(ResolvedConfig::from)
+pub fn resolve_config(env: Env, config: Unknown) -> Result<ResolvedConfig> {
+    resolved(&env, &config).map(ResolvedConfig::from)
 }
 
-/// The core's config from a JS one (`undefined` is `{}`); the errors thrown.
-pub fn resolved(env: &Env, config: Option<&Unknown<'_>>) -> Result<config::ResolvedConfig> {
+/// The core's config from a JS one (`undefined`, or no argument, is `{}`;
+/// `null` is refused, as upstream's `Object.keys(null)` refuses it); the
+/// errors thrown. (A napi-rs `Option` would take `null` for `undefined`.)
+pub fn resolved(env: &Env, config: &Unknown<'_>) -> Result<config::ResolvedConfig> {
     let thrown = |e: ConfigError| {
         let kind = match e.kind {
             ErrorKind::Type => Thrown::Type,
@@ -60,14 +62,10 @@ pub fn resolved(env: &Env, config: Option<&Unknown<'_>>) -> Result<config::Resol
         };
         throw_utf16(env, kind, &e.message)
     };
-    let given = match config {
-        Some(config) if config.get_type()? != ValueType::Undefined => Some(config),
-        _ => None,
-    };
-    let Some(config) = given else {
+    if config.get_type()? == ValueType::Undefined {
         let values = ConfigValues::read(|_| Ok::<_, napi::Error>(JsConfigValue::absent(env)))?;
         return config::resolve(&values).map_err(thrown);
-    };
+    }
     // `typeof config === 'object'`, `null` excluded: a function is refused.
     let object = match config.get_type()? {
         ValueType::Object => as_object(config)?.expect("an object"),
@@ -83,8 +81,11 @@ pub fn resolved(env: &Env, config: Option<&Unknown<'_>>) -> Result<config::Resol
 
 /// `Object.keys(object)`: its own enumerable string keys, in order.
 fn own_keys(object: &Object<'_>) -> Result<Vec<Vec<u16>>> {
-    let keys =
-        object.get_all_property_names(KeyCollectionMode::OwnOnly, KeyFilter::Enumerable, KeyConversion::NumbersToStrings)?;
+    let keys = object.get_all_property_names(
+        KeyCollectionMode::OwnOnly,
+        KeyFilter::Enumerable,
+        KeyConversion::NumbersToStrings,
+    )?;
     let mut out = Vec::new();
     for i in 0..keys.get_array_length()? {
         let key: Unknown = keys.get_element(i)?;

@@ -35,7 +35,8 @@ impl PageOptions<'_> {
     pub fn read(self, env: &Env) -> napi::Result<(Selection, usize, usize)> {
         let first = self.first_line.map(|v| count(env, "firstLine", v)).transpose()?;
         let last = self.last_line.map(|v| count(env, "lastLine", v)).transpose()?;
-        let search = self.search.map(|s| string_arg(env, &s.to_unknown(), "retrievePage: options.search")).transpose()?;
+        let search =
+            self.search.map(|s| string_arg(env, &s.to_unknown(), "retrievePage: options.search")).transpose()?;
         let selection =
             Selection::from_options(first, last, search).map_err(|e| type_error(env, &format!("retrievePage: {e}")))?;
         Ok((selection, count(env, "page", self.page.unwrap_or(1))?, count(env, "budget", self.budget)?))

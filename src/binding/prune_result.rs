@@ -21,7 +21,8 @@ impl<'env> PruneResult<'env> {
     /// The result of `report`, whose replacements answered `call_ids` in
     /// order; in lines mode every entry carries `recoverable`.
     pub fn new(report: PruneReport, call_ids: Vec<CallId<'env>>, lines_mode: bool) -> Self {
-        let pruned = report.pruned.into_iter().zip(call_ids).map(|(e, id)| PrunedEntry::new(e, id, lines_mode)).collect();
+        let pruned =
+            report.pruned.into_iter().zip(call_ids).map(|(e, id)| PrunedEntry::new(e, id, lines_mode)).collect();
         PruneResult { pruned, chars_removed: report.chars_removed as f64 }
     }
 }

@@ -32,8 +32,8 @@ impl NativePruner {
     /// A pruner for `config`, resolved and validated as `resolveConfig`
     /// does (the same errors).
     #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
-    pub fn new(env: Env, config: Option<Unknown>) -> Result<Self> {
-        Ok(NativePruner { pruner: resolved(&env, config.as_ref())?.pruner() })
+    pub fn new(env: Env, config: Unknown) -> Result<Self> {
+        Ok(NativePruner { pruner: resolved(&env, &config)?.pruner() })
     }
 
     /// Code points of the text blocks.

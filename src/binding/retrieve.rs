@@ -40,8 +40,8 @@ pub fn retrieve_page<'env>(
 ) -> Result<Either<TextPage, ()>> {
     let (selection, wanted, budget) = options.read(env)?;
     let Some(units) = retrieved(env, &session, &hash, "retrievePage")? else { return Ok(Either::B(())) };
-    let page = pages::page(&units, budget, &selection, wanted)
-        .map_err(|e| range_error(env, &format!("retrievePage: {e}")))?;
+    let page =
+        pages::page(&units, budget, &selection, wanted).map_err(|e| range_error(env, &format!("retrievePage: {e}")))?;
     Ok(Either::A(TextPage::from(page)))
 }
 

@@ -1,8 +1,8 @@
 //! The command line's questions about a session log's records and events,
 //! answered here so that it need not know dsh's shapes.
 
-use napi::bindgen_prelude::{Either, Unknown, Utf16String};
 use napi::Result;
+use napi::bindgen_prelude::{Either, Unknown, Utf16String};
 use napi_derive::napi;
 
 use super::tool_call::ToolCall;

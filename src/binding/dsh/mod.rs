@@ -98,7 +98,10 @@ impl ReplacementOptions {
     /// The options of the replacement of the node `seq`.
     fn new(seq: Seq) -> Self {
         let at = seq as f64;
-        ReplacementOptions { surface_op: SurfaceReplace { op: REPLACE, start: at, end: at }, source_event_seqs: vec![at] }
+        ReplacementOptions {
+            surface_op: SurfaceReplace { op: REPLACE, start: at, end: at },
+            source_event_seqs: vec![at],
+        }
     }
 }
 
