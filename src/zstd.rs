@@ -6,6 +6,12 @@
 use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
 use ruzstd::encoding::{CompressionLevel, compress_to_vec};
 
+/// The most bytes the command line reads from one input (a file, stdin, a
+/// decompressed log): V8's longest string, in UTF-16 code units, which no
+/// more UTF-8 bytes than this can need. The cap [`decompress_frames`] is
+/// called with.
+pub const MAX_INPUT_BYTES: usize = 0x1fff_ffe8;
+
 const ZSTD_MAGIC: u32 = 0xFD2F_B528;
 const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
 const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: the upstream pruner and ours, one process, the same inputs,
 // run alternately after a warm-up; medians and upstream/ours ratios. The
-// copy limit is a native no-op that only receives the same strings.
+// copy limit is a native no-op that only receives the same strings
+// (`receiveTexts`, in the testing addon `npm run build:testing` makes).
 // Writes benches/node/results.json (results-portable.json when the portable
 // paths are forced, as `npm run bench:portable` does). Timing lives here,
 // never in the test suite.
@@ -16,7 +17,7 @@ import { Session } from '@deepseek-ai/dsh-session'
 import { createAssistantMessage, createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import Upstream from '@deepseek-ai/dsh-compaction-tool-result-pruner'
 import Ours from '../../lib/index.js'
-import { receiveTexts } from '../../index.js'
+import { receiveTexts } from '../../target/testing/addon/native.js'
 import { CLASSES, FLOODS, SIZES, asciiLine } from './inputs.js'
 import { median, now, race } from './timing.js'
 

@@ -3,7 +3,7 @@
 
 use napi_derive::napi;
 
-use crate::{config, hash, pages};
+use crate::{config, hash, pages, zstd};
 
 /// The marker head/tail puts in place of the removed middle (upstream's).
 #[napi]
@@ -33,7 +33,6 @@ pub const HASH_LEN: u32 = hash::HASH_LEN as u32;
 #[napi]
 pub const SEARCH_CONTEXT: u32 = pages::SEARCH_CONTEXT as u32;
 /// The most bytes the command line reads from one input (a file, stdin, a
-/// decompressed log): V8's longest string in UTF-16 code units, which no
-/// more UTF-8 bytes than this can need.
+/// decompressed log); see the core's `zstd::MAX_INPUT_BYTES`.
 #[napi]
-pub const MAX_INPUT_BYTES: u32 = 0x1fff_ffe8;
+pub const MAX_INPUT_BYTES: u32 = zstd::MAX_INPUT_BYTES as u32;

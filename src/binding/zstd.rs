@@ -5,7 +5,6 @@ use napi::Result;
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 
-use super::constants::MAX_INPUT_BYTES;
 use crate::zstd;
 
 /// Whether `data` starts with a zstd frame (a skippable one included).
@@ -20,7 +19,7 @@ pub fn starts_with_zstd_frame(data: Buffer) -> bool {
 /// frame at byte N …")` or `Error("over N bytes once decompressed")`.
 #[napi(catch_unwind, ts_args_type = "data: Uint8Array")]
 pub fn zstd_decompress(data: Buffer) -> Result<Buffer> {
-    zstd::decompress_frames(&data, MAX_INPUT_BYTES as usize).map(Buffer::from).map_err(napi::Error::from_reason)
+    zstd::decompress_frames(&data, zstd::MAX_INPUT_BYTES).map(Buffer::from).map_err(napi::Error::from_reason)
 }
 
 /// One independently decodable, checksummed zstd frame holding `data`.
