@@ -1,5 +1,6 @@
 // The config keys as command-line flags, validated exactly as the plugin
 // validates its config (resolveConfig), so the messages are the same.
+import { PRUNE_MARKER_LEN } from '../index.js'
 import { DEFAULTS, resolveConfig } from '../lib/config.js'
 import { CliError } from './errors.js'
 
@@ -21,7 +22,7 @@ export const CONFIG_HELP = `  --threshold-chars N   prune when longer than N cod
   --head-chars N        leading code points kept (default ${DEFAULTS.headChars})
   --tail-chars N        trailing code points kept (default ${DEFAULTS.tailChars})
   --strategy S          head-tail (default, upstream's rule) or lines
-  --keep-chars N        lines mode: code points kept at most (default head + 39 + tail)
+  --keep-chars N        lines mode: code points kept at most (default head + ${PRUNE_MARKER_LEN} + tail)
   --context-lines N     lines mode: neighbours kept around each kept line (default ${DEFAULTS.contextLines})
   --edge-lines N        lines mode: lines kept at the start and the end (default ${DEFAULTS.edgeLines})`
 

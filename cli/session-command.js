@@ -3,6 +3,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import { Session } from '@deepseek-ai/dsh-session'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
+import { findHash, HASH_LEN, isOriginalToolResult, toolCall, toolResultText } from '../index.js'
 import ToolResultPruner from '../lib/index.js'
 import { CliError } from './errors.js'
 import { countMarkers } from './markers.js'
@@ -34,20 +35,17 @@ async function service(config) {
   return ctx.toolResultPruner
 }
 
-const textOf = (event) =>
-  event.data.message.content[0].content.filter((b) => b.type === 'text').map((b) => b.text).join('')
-
 /**
  * Tool name by call id, from the log's tool/call events. dsh's Session
  * replays a tool/call whatever its data (`null` included) and derives
  * nothing from it, so one without data, or without a string name, is
- * skipped here too: its row shows `?`.
+ * skipped here too (`toolCall` gives `undefined`): its row shows `?`.
  */
 function toolNames(events) {
   const names = new Map()
   for (const e of events) {
-    if (e.type !== 'tool/call' || e.data === null || typeof e.data !== 'object') continue
-    if (typeof e.data.name === 'string') names.set(e.data.callId, e.data.name)
+    const call = toolCall(e)
+    if (call !== undefined) names.set(call.callId, call.name)
   }
   return names
 }
@@ -69,8 +67,7 @@ export async function sessionCommand(file, config, { out } = {}) {
   const log = readSessionLog(file)
   const session = replay(log)
   const pruner = await service(config)
-  // Original results: a replacement (a tool/result that replaces a node) is not one.
-  const results = log.events.filter((e) => e.type === 'tool/result' && e.surfaceOp?.op !== 'replace').length
+  const results = log.events.filter(isOriginalToolResult).length
   const report = asBadLog(log, 'cannot prune it', () => pruner.pruneSession(session))
   const names = toolNames(log.events)
   const rows = report.pruned.map((entry) => {
@@ -81,7 +78,7 @@ export async function sessionCommand(file, config, { out } = {}) {
       callId: String(entry.callId),
       before: entry.charsBefore,
       after: entry.charsAfter,
-      markers: countMarkers(textOf(replacement)),
+      markers: countMarkers(toolResultText(replacement)),
     }
   })
   const before = rows.reduce((n, r) => n + r.before, 0)
@@ -98,14 +95,6 @@ export async function sessionCommand(file, config, { out } = {}) {
   process.stdout.write(lines.join('\n') + '\n')
 }
 
-/**
- * What `tool_result_retrieve` takes as its `hash` (plugin/retrieve-tool.ts):
- * the first 24 lowercase hex digits in the argument, so a bare hash, a whole
- * `<<ccr:HASH N_lines_offloaded>>` marker, or either with whitespace or text
- * around it. The CLI takes the same; a test asks both.
- */
-const MARKER_HASH = /[0-9a-f]{24}/
-
 /** `text` for a message, quoted, and cut to 80 code points when longer. */
 const quoted = (text) => {
   const chars = Array.from(text)
@@ -120,9 +109,11 @@ const quoted = (text) => {
  *   in the session has it.
  */
 export async function retrieveCommand(arg, file, { json = false } = {}) {
-  const hash = MARKER_HASH.exec(arg)?.[0]
+  // What `tool_result_retrieve` takes as its `hash`: a bare hash, a whole
+  // marker, or either with text around it.
+  const hash = findHash(arg)
   if (hash === undefined) {
-    throw new CliError(`retrieve: ${quoted(arg)} holds no marker hash: give the 24 lowercase hex digits after <<ccr:, or the whole marker`)
+    throw new CliError(`retrieve: ${quoted(arg)} holds no marker hash: give the ${HASH_LEN} lowercase hex digits after <<ccr:, or the whole marker`)
   }
   const log = readSessionLog(file)
   const session = replay(log)

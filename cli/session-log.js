@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import { decodeStorageRecord } from '@deepseek-ai/dsh-session'
-import { startsWithZstdFrame, zstdCompressFrame, zstdDecompress } from '../index.js'
+import { isEventAt, isSessionHeader, startsWithZstdFrame, zstdCompressFrame, zstdDecompress } from '../index.js'
 import { CliError, printError } from './errors.js'
 import { decodeUtf8, nameOf, readIdentified } from './input.js'
 import { progress } from './progress.js'
@@ -39,7 +39,7 @@ export function readSessionLog(file) {
   if (lines.at(-1) === '') lines.pop()
   if (lines.length === 0) throw new CliError(`${name}: not a dsh session log (it is empty)`)
   const header = parseLine(name, 1, lines[0])
-  if (header === null || typeof header !== 'object' || header.type !== 'session' || typeof header.id !== 'string') {
+  if (!isSessionHeader(header)) {
     throw new CliError(`${name}:1: not a dsh session log (the first line is not a { "type": "session", "id": … } header)`)
   }
   const bar = progress(`reading ${basename(name)}`, bytes.length >= LARGE ? lines.length : 0)
@@ -53,7 +53,7 @@ export function readSessionLog(file) {
       throw new CliError(`${name}:${i + 1}: invalid storage record: ${error.message}`)
     }
     for (const event of decoded) {
-      if (event === null || typeof event !== 'object' || typeof event.type !== 'string' || event.seq !== events.length) {
+      if (!isEventAt(event, events.length)) {
         throw new CliError(`${name}:${i + 1}: invalid event line: expected an event with seq ${events.length}`)
       }
       events.push(event)
