@@ -147,8 +147,7 @@ export type MarkerUnit = 'lines' | 'chars'
 
 /**
  * The most bytes the command line reads from one input (a file, stdin, a
- * decompressed log): V8's longest string in UTF-16 code units, which no
- * more UTF-8 bytes than this can need.
+ * decompressed log); see the core's `zstd::MAX_INPUT_BYTES`.
  */
 export declare const MAX_INPUT_BYTES: number
 

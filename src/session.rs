@@ -55,8 +55,10 @@ pub trait PruneLog {
     /// Whether the event at `seq` is a `tool/result` (false past the end).
     fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Self::Error>;
     /// The content of the `tool/result` at `seq`; an error naming the field
-    /// when the event does not have a tool result's shape.
-    fn content(&mut self, seq: Seq) -> Result<Self::Content, Self::Error>;
+    /// when the event does not have a tool result's shape; `None`, and the
+    /// result is left as it is, when a text block's `text` is not a string
+    /// (see docs/guarantees.md for how that matches upstream).
+    fn content(&mut self, seq: Seq) -> Result<Option<Self::Content>, Self::Error>;
     /// Appends the `compaction/prune` event pricing the result at `seq`, then
     /// its replacement: all of its data, the content rebuilt from `content`
     /// as `pruned` says, replacing `seq..=seq` on the surface and citing it.
@@ -110,9 +112,10 @@ pub struct PruneReport {
 
 /// Prunes every over-budget tool result on one snapshot of the surface.
 ///
-/// `prune` decides a result's new content (`None`: leave it). Candidates are
-/// collected before anything is appended. An error stops the pass at once;
-/// appends that landed before it stay in the log.
+/// `prune` decides a result's new content (`None`: leave it); a result the
+/// log cannot give as blocks of text ([`PruneLog::content`]) is left too.
+/// Candidates are collected before anything is appended. An error stops
+/// the pass at once; appends that landed before it stay in the log.
 pub fn prune_session<L, F>(log: &mut L, prune: F) -> Result<PruneReport, L::Error>
 where
     L: PruneLog,
@@ -126,7 +129,7 @@ where
     }
     let mut report = PruneReport { pruned: Vec::new(), chars_removed: 0 };
     for seq in candidates {
-        let content = log.content(seq)?;
+        let Some(content) = log.content(seq)? else { continue };
         let blocks = content.blocks();
         let Some(pruned) = prune(&blocks) else {
             continue;
@@ -252,6 +255,18 @@ mod tests {
         let again = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap();
         assert!(again.pruned.is_empty());
         assert_eq!(log.events.len(), 9);
+    }
+
+    #[test]
+    fn a_result_with_a_text_that_is_not_a_string_is_left_and_the_rest_pruned() {
+        let mut log = sample();
+        let odd = vec![MemBlock::NotText, MemBlock::Text(utf16(&"z".repeat(500)))];
+        log.events[2] = MemEvent::ToolResult { call_id: "a".into(), content: odd.clone(), replaces: None };
+        let b = budgets();
+        let report = prune_session(&mut log, |blocks| head_tail::prune(blocks, &b)).unwrap();
+        let seqs: Vec<_> = report.pruned.iter().map(|e| (e.original_seq, e.replacement_seq)).collect();
+        assert_eq!(seqs, [(4, 6)]);
+        assert!(matches!(&log.events[2], MemEvent::ToolResult { content, .. } if *content == odd));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! other object is a rich block. Text crosses into Rust once, as UTF-16.
 
 use napi::bindgen_prelude::{JsObjectValue, Object, Unknown};
-use napi::{Env, JsValue, Result};
+use napi::{Env, Error, JsValue, Result};
 
 use super::raw::is_str;
 use super::values::{array_len, as_object, get, spread_with, string_units, type_error};
@@ -19,17 +19,35 @@ pub struct JsBlocks<'env> {
 }
 
 impl<'env> JsBlocks<'env> {
-    /// Reads `blocks`, naming it `what` in errors (`blocks`, or a path into a session).
+    /// Reads `blocks`, naming it `what` in errors (`blocks`, or a path into
+    /// a session): a `TypeError` for a block that is not an object or a
+    /// text block whose `text` is not a string.
     pub fn read(env: &Env, blocks: &Unknown<'env>, what: &str) -> Result<Self> {
+        Self::read_all(env, blocks, what)?.map_err(|i| not_a_string(env, what, i))
+    }
+
+    /// As [`JsBlocks::read`], but `None` where a text block's `text` is not
+    /// a string (dsh's session takes one; `pruneSession` leaves its result).
+    pub fn read_texts_or_none(env: &Env, blocks: &Unknown<'env>, what: &str) -> Result<Option<Self>> {
+        Ok(Self::read_all(env, blocks, what)?.ok())
+    }
+
+    /// The blocks, or the index of the first text block whose `text` is not
+    /// a string.
+    fn read_all(env: &Env, blocks: &Unknown<'env>, what: &str) -> Result<std::result::Result<Self, u32>> {
         let (array, len) = array_len(env, blocks, what)?;
         let mut values = Vec::new();
         let mut texts = Vec::new();
         for i in 0..len {
             let block = block_at(env, &array, what, i)?;
-            texts.push(text_of(env, &block, what, i)?);
+            match text_of(&block)? {
+                Text::None => texts.push(None),
+                Text::Units(text, units) => texts.push(Some((text, units))),
+                Text::NotAString => return Ok(Err(i)),
+            }
             values.push(block);
         }
-        Ok(JsBlocks { values, texts })
+        Ok(Ok(JsBlocks { values, texts }))
     }
 
     /// The core's view: text blocks as code units, the rest rich.
@@ -64,8 +82,10 @@ pub fn measure(env: &Env, blocks: &Unknown<'_>, what: &str) -> Result<u64> {
     let mut total = 0u64;
     for i in 0..len {
         let block = block_at(env, &array, what, i)?;
-        if let Some((_, units)) = text_of(env, &block, what, i)? {
-            total += code_point_len(&units) as u64;
+        match text_of(&block)? {
+            Text::None => {}
+            Text::Units(_, units) => total += code_point_len(&units) as u64,
+            Text::NotAString => return Err(not_a_string(env, what, i)),
         }
     }
     Ok(total)
@@ -77,15 +97,30 @@ fn block_at<'env>(env: &Env, array: &Object<'env>, what: &str, i: u32) -> Result
         .ok_or_else(|| type_error(env, &format!("{what}[{i}] must be a content block object")))
 }
 
-/// The JS `text` of a `{ type: 'text' }` block and its code units, `None`
-/// for any other block.
-fn text_of<'env>(env: &Env, block: &Object<'env>, what: &str, i: u32) -> Result<Option<(Unknown<'env>, Vec<u16>)>> {
+/// The `TypeError` for block `i` of `what`, a text block whose `text` is
+/// not a string.
+fn not_a_string(env: &Env, what: &str, i: u32) -> Error {
+    type_error(env, &format!("{what}[{i}].text must be a string"))
+}
+
+/// What a block's `text` is.
+enum Text<'env> {
+    /// Not a text block (its `type` is not `'text'`): a rich block.
+    None,
+    /// A text block's JS string and its code units.
+    Units(Unknown<'env>, Vec<u16>),
+    /// A text block whose `text` is not a string.
+    NotAString,
+}
+
+/// The `text` of a `{ type: 'text' }` block.
+fn text_of<'env>(block: &Object<'env>) -> Result<Text<'env>> {
     if !is_str(&get(block, c"type")?, "text")? {
-        return Ok(None);
+        return Ok(Text::None);
     }
     let text = get(block, c"text")?;
-    match string_units(&text)? {
-        Some(units) => Ok(Some((text, units))),
-        None => Err(type_error(env, &format!("{what}[{i}].text must be a string"))),
-    }
+    Ok(match string_units(&text)? {
+        Some(units) => Text::Units(text, units),
+        None => Text::NotAString,
+    })
 }

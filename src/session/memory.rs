@@ -13,11 +13,19 @@ pub enum MemBlock {
     Text(Vec<u16>),
     /// A rich block, identified by a label.
     Rich(String),
+    /// A text block whose text is not a string.
+    NotText,
 }
 
 impl BlockList for Vec<MemBlock> {
     fn blocks(&self) -> Vec<Block<'_>> {
-        self.iter().map(|b| if let MemBlock::Text(t) = b { Block::Text(t) } else { Block::Rich }).collect()
+        self.iter()
+            .map(|b| match b {
+                MemBlock::Text(t) => Block::Text(t),
+                MemBlock::Rich(_) => Block::Rich,
+                MemBlock::NotText => unreachable!("content() gives no such block list"),
+            })
+            .collect()
     }
 }
 
@@ -96,6 +104,7 @@ fn price(content: &[MemBlock]) -> u64 {
         .map(|b| match b {
             MemBlock::Text(t) => (t.len() as u64).div_ceil(4) + 4,
             MemBlock::Rich(label) => 4 + (label.len() as u64).div_ceil(4),
+            MemBlock::NotText => 4,
         })
         .sum::<u64>()
         + 8
@@ -113,8 +122,9 @@ impl PruneLog for MemoryLog {
         Ok(self.result(seq).is_some())
     }
 
-    fn content(&mut self, seq: Seq) -> Result<Vec<MemBlock>, Rejected> {
-        self.result(seq).map(|(_, content, _)| content.clone()).ok_or(Rejected(seq))
+    fn content(&mut self, seq: Seq) -> Result<Option<Vec<MemBlock>>, Rejected> {
+        let (_, content, _) = self.result(seq).ok_or(Rejected(seq))?;
+        Ok((!content.contains(&MemBlock::NotText)).then(|| content.clone()))
     }
 
     fn replace(&mut self, seq: Seq, content: &Vec<MemBlock>, pruned: &Pruned) -> Result<Seq, Rejected> {

@@ -155,14 +155,14 @@ impl<'env> PruneLog for JsPruneLog<'env> {
         }
     }
 
-    fn content(&mut self, seq: Seq) -> Result<JsContent<'env>> {
+    fn content(&mut self, seq: Seq) -> Result<Option<JsContent<'env>>> {
         let env = self.log.env;
         let (data, message) = self.message_of(seq)?;
         let path = format!("pruneSession: session.events[{seq}].data.message.content");
         let (content, _) = array_len(env, &get(&message, c"content")?, &path)?;
         let result = object(env, &content.get_element(0)?, &format!("{path}[0]"))?;
-        let blocks = JsBlocks::read(env, &get(&result, c"content")?, &format!("{path}[0].content"))?;
-        Ok(JsContent { data, message, result, blocks })
+        let blocks = JsBlocks::read_texts_or_none(env, &get(&result, c"content")?, &format!("{path}[0].content"))?;
+        Ok(blocks.map(|blocks| JsContent { data, message, result, blocks }))
     }
 
     fn replace(&mut self, seq: Seq, content: &JsContent<'env>, pruned: &Pruned) -> Result<Seq> {
