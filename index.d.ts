@@ -153,7 +153,8 @@ export declare const MAX_INPUT_BYTES: number
 
 /**
  * What part of a retrieved text to page through, and how large a page is:
- * every line, a line range, or a search, never a range and a search.
+ * every line, a line range, or a search, never a range and a search. Each
+ * count is a positive integer; an absent (or `null`) optional is unset.
  */
 export interface PageOptions {
   /** Code points a page holds at most. */

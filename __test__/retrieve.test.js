@@ -130,6 +130,49 @@ describe("pruneSession with strategy 'lines'", async () => {
   })
 })
 
+describe('retrievePage: a page, a line range or a search, and errors in its own words', async () => {
+  const { retrievePage } = await import('../index.js')
+  const p = await pruner(Ours, LINES)
+  const session = logSession('pages')
+  const [entry] = p.pruneSession(session).pruned
+  const [hash, dropped] = Object.entries(entry.recoverable).sort((a, b) => b[1].length - a[1].length)[0]
+  const lines = dropped.split('\n')
+
+  test('a line range gives those lines, a search the lines holding it; both together is refused, never one silently winning', () => {
+    assert.equal(retrievePage(session, hash, { budget: 1e6, firstLine: 2, lastLine: 3 }).text, `${lines[1]}\n${lines[2]}\n`)
+    const needle = lines[4].slice(0, 12)
+    assert.ok(retrievePage(session, hash, { budget: 1e6, search: needle }).matches >= 1)
+    for (const range of [{ firstLine: 2, lastLine: 3 }, { firstLine: 2 }, { lastLine: 3 }]) {
+      assert.throws(() => retrievePage(session, hash, { budget: 1e6, search: needle, ...range }), {
+        name: 'TypeError',
+        message: /^retrievePage: options\.search and options\.firstLine\/options\.lastLine do not go together/,
+      })
+    }
+    assert.throws(() => retrievePage(session, hash, { budget: 1e6, firstLine: 2 }), { name: 'TypeError', message: /^retrievePage: options\.firstLine and options\.lastLine go together/ })
+    // null is unset, as JSON tool arguments may spell it.
+    assert.equal(retrievePage(session, hash, { budget: 1e6, page: null, firstLine: null, lastLine: null, search: null }).text, dropped)
+  })
+
+  const rows = [
+    ['a session that is not one', [null, hash, { budget: 10 }], TypeError, /^retrievePage: session must be a Session object/],
+    ['session.events not an array', [{ surface: { nodes: [] }, events: {} }, hash, { budget: 10 }], TypeError, /^retrievePage: session\.events must be an array/],
+    ['a hash that is not a string', [session, 42, { budget: 10 }], TypeError, /^retrievePage: hash must be a string/],
+    ['no options', [session, hash], TypeError, /^retrievePage: options must be an object/],
+    ['a budget that is not a number', [session, hash, { budget: '10' }], TypeError, /^retrievePage: options\.budget must be a number/],
+    ['a fractional budget', [session, hash, { budget: 1.5 }], RangeError, /^retrievePage: options\.budget \(1\.5\) must be a positive integer/],
+    ['page 0', [session, hash, { budget: 10, page: 0 }], RangeError, /^retrievePage: options\.page \(0\) must be a positive integer/],
+    ['page NaN', [session, hash, { budget: 10, page: NaN }], RangeError, /options\.page \(NaN\)/],
+    ['a negative line', [session, hash, { budget: 10, firstLine: -1, lastLine: 2 }], RangeError, /options\.firstLine \(-1\)/],
+    ['a search that is not a string', [session, hash, { budget: 10, search: 5 }], TypeError, /^retrievePage: options\.search must be a string/],
+    ['a page past the last', [session, hash, { budget: 1e6, page: 2 }], RangeError, /^retrievePage: page 2 does not exist: there are 1/],
+  ]
+  for (const [name, args, type, message] of rows) {
+    test(`${name}: ${type.name} naming retrievePage and the field`, () => {
+      assert.throws(() => retrievePage(...args), (e) => e instanceof type && message.test(e.message), String(name))
+    })
+  }
+})
+
 describe('tool_result_retrieve through the real tool registry and a real agent', () => {
   const node22 = Number(process.versions.node.split('.')[0]) >= 22
   const skip = !node22 && 'dsh-agent-loop needs Node 22 (dsh\'s runtime); the Node 22 run covers it'
@@ -190,6 +233,9 @@ describe('tool_result_retrieve through the real tool registry and a real agent',
     assert.equal(found.isError, false)
     assert.ok(found.value.includes(needle))
     assert.match(found.value.split('\n')[0], /matching/)
+    const both = await call({ hash, search: needle, firstLine: 1, lastLine: 3 })
+    assert.equal(both.isError, true, 'a range and a search together are refused, not one silently winning')
+    assert.match(both.content[0].text, /options\.search and options\.firstLine\/options\.lastLine do not go together/)
     const none = await call({ hash, search: 'no line holds this' })
     assert.equal(none.isError, true)
     assert.match(none.content[0].text, /no line of the text matches/)

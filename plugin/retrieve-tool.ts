@@ -58,13 +58,13 @@ export function apply(ctx: Context): void {
         'Return the exact text that a pruned tool result replaced with a marker such as ' +
         `\`${formatMarker('HASH', 12, 'lines')}\` or \`${formatMarker('HASH', 300, 'chars')}\`, one page at a time. ` +
         'The first line of the result says which lines the page holds and how to get the next page; the rest is the text, exactly. ' +
-        'To read less, pass firstLine and lastLine, or search for a string to get only the lines holding it, with their neighbours.',
+        'To read less, pass firstLine and lastLine, or search for a string to get only the lines holding it, with their neighbours (a range or a search, not both).',
       parameters: {
         hash: { type: 'string', required: true, description: `The marker's hash, its ${HASH_LEN} lowercase hex digits (the whole marker is accepted too).` },
         page: { type: 'number', description: 'The page to return, from 1 (default 1).' },
         firstLine: { type: 'number', description: 'With lastLine: only these lines of the dropped text, counted from 1.' },
         lastLine: { type: 'number', description: 'With firstLine: the last line wanted.' },
-        search: { type: 'string', description: `Only the lines holding this exact text, each with ${SEARCH_CONTEXT} neighbours on either side.` },
+        search: { type: 'string', description: `Only the lines holding this exact text, each with ${SEARCH_CONTEXT} neighbours on either side (not with firstLine/lastLine).` },
       },
       output: {
         schema: { type: 'string' },

@@ -7,7 +7,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 use super::dsh::session::JsSession;
-use super::page_options::PageOptions;
+use super::page_options::page_request;
 use super::text_page::TextPage;
 use super::values::{range_error, string_arg};
 use crate::hash::is_hash;
@@ -36,12 +36,12 @@ pub fn retrieve_page<'env>(
     env: &'env Env,
     session: Unknown<'env>,
     hash: Unknown<'env>,
-    options: PageOptions<'env>,
+    options: Unknown<'env>,
 ) -> Result<Either<TextPage, ()>> {
-    let (selection, wanted, budget) = options.read(env)?;
+    let request = page_request(env, &options)?;
     let Some(units) = retrieved(env, &session, &hash, "retrievePage")? else { return Ok(Either::B(())) };
-    let page =
-        pages::page(&units, budget, &selection, wanted).map_err(|e| range_error(env, &format!("retrievePage: {e}")))?;
+    let page = pages::page(&units, request.budget, &request.selection, request.page)
+        .map_err(|e| range_error(env, &format!("retrievePage: {e}")))?;
     Ok(Either::A(TextPage::from(page)))
 }
 
