@@ -89,7 +89,8 @@ export class ToolResultPruner extends Service {
    * Each replacement preserves the complete event data except for `content`,
    * cites the shadowed node so replay can recover the replacement input, and is
    * immediately preceded by a `compaction/prune` shadow-price event pricing the
-   * shadowed node through the injected token meter.
+   * shadowed node through the injected token meter. A result with a text
+   * block whose `text` is not a string is left as it is.
    * @param session - session whose current surface is rewritten.
    * @returns landed replacements and aggregate Unicode-code-point savings.
    * @throws the session's own error when it rejects an append; replacements
