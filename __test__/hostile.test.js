@@ -6,12 +6,13 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { Worker } from 'node:worker_threads'
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { deepFreeze } from '@deepseek-ai/dsh-llm'
 import { Context } from '@deepseek-ai/cordis'
-import * as hooks from '../target/testing/addon/native.js'
 import * as trp from '../lib/index.js'
 import { node22 } from '../scripts/node22.js'
 import { Ours, Session, Upstream, pruner, sessionWith } from './support/dsh.js'
+import { hooks } from './support/testing-addon.js'
 import { expand } from './support/lines.js'
 
 const big = (n) => [{ type: 'text', text: 'line of output\n'.repeat(n) }]
@@ -223,6 +224,16 @@ describe('the process survives', () => {
   test('a Rust panic becomes a JS error, and the addon keeps working', () => {
     assert.throws(() => hooks.__testPanic('probe'), (e) => e instanceof Error && /probe/.test(e.message))
     assert.equal(hooks.codePointLength('still 👍 here'), 12)
+  })
+
+  test('the test and bench hooks are only in the testing addon, not in the published one or its types', async () => {
+    const published = await import('../index.js')
+    const types = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+    for (const hook of ['__testPanic', 'receiveTexts']) {
+      assert.equal(typeof hooks[hook], 'function', `${hook} in the testing addon`)
+      assert.equal(published[hook], undefined, `${hook} not exported`)
+      assert.ok(!types.includes(hook), `${hook} not declared in index.d.ts`)
+    }
   })
 
   test('one 256 MiB text: no crash, time linear, memory bounded', (t) => {

@@ -17,7 +17,7 @@ import { Session } from '@deepseek-ai/dsh-session'
 import { createAssistantMessage, createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import Upstream from '@deepseek-ai/dsh-compaction-tool-result-pruner'
 import Ours from '../../lib/index.js'
-import { receiveTexts } from '../../target/testing/addon/native.js'
+import { hooks } from '../../__test__/support/testing-addon.js'
 import { CLASSES, FLOODS, SIZES, asciiLine } from './inputs.js'
 import { median, now, race } from './timing.js'
 
@@ -48,13 +48,13 @@ async function contentBench() {
       const measure = race({
         upstream: () => upstream.measureContent(blocks),
         ours: () => headTail.measureContent(blocks),
-        copy: () => receiveTexts(blocks),
+        copy: () => hooks.receiveTexts(blocks),
       }, samples)
       const prune = race({
         upstream: () => upstream.pruneContent(blocks),
         ours: () => headTail.pruneContent(blocks),
         lines: () => lines.pruneContent(blocks),
-        copy: () => receiveTexts(blocks),
+        copy: () => hooks.receiveTexts(blocks),
       }, samples)
       const row = { size, points, class: cls, measure, prune }
       rows.push(row)
