@@ -145,8 +145,8 @@ const FIRST_ENTRIES: usize = 4;
 /// body are statements; those at the top come after the declarations.
 fn is_value(v: &str) -> bool {
     let mut t = v.trim_start();
-    if t.starts_with('#') {
-        return t[1..].trim_start().starts_with("define");
+    if let Some(directive) = t.strip_prefix('#') {
+        return directive.trim_start().starts_with("define");
     }
     loop {
         let before = t;
