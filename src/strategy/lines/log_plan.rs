@@ -259,10 +259,15 @@ impl LogPlan<'_, '_, '_> {
     /// ends. Each anchor grows on each side until a line there is refused or its
     /// text ends, at most [`WIDE_CONTEXT`] (or `contextLines`) away; the
     /// configured context comes first, wider only after the ends have
-    /// grown. Kept lines are stepped over in one jump, so the work is
+    /// grown; with `contextLines: 0`, none. Kept lines are stepped over in one jump, so the work is
     /// bounded by the anchors and the lines added, not by the distance.
     fn context(&mut self, ends_ratio: (usize, usize)) {
         let cap = self.cap;
+        // `contextLines: 0` asks for no neighbours at all: the rest goes to the ends.
+        if self.options.context == 0 {
+            self.grow_ends(ends_ratio);
+            return;
+        }
         let anchors: Vec<usize> = self
             .keep
             .kept()
