@@ -54,7 +54,8 @@ pub fn kind_of_command(command: &str) -> Option<(Kind, String)> {
     let program = words.first()?.rsplit('/').next()?.to_owned();
     let args = &words[1..];
     let flag = |f: &str| args.iter().any(|a| a == f);
-    let short = |c: char| args.iter().any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(c));
+    let short =
+        |c: char| args.iter().any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(c));
     let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
     let said = |kind: Kind, words: &str| Some((kind, words.to_owned()));
     match program.as_str() {
@@ -81,9 +82,14 @@ pub fn kind_of_command(command: &str) -> Option<(Kind, String)> {
             Some((kind, format!("{verb} {}", files[0])))
         }
         "rg" | "grep" | "egrep" | "fgrep" => search(&program, args, &operands, &short, &flag),
-        "find" if !flag("-exec") && !flag("-execdir") && !flag("-printf") && !flag("-ls") => said(Kind::Listing, "find"),
+        "find" if !flag("-exec") && !flag("-execdir") && !flag("-printf") && !flag("-ls") => {
+            said(Kind::Listing, "find")
+        }
         "ls" => said(Kind::Listing, if short('R') { "ls -R" } else { "ls" }),
-        "npm" | "pnpm" | "yarn" if flag("--json") && matches!(operands.first().map(|s| s.as_str()), Some("view" | "info" | "show" | "ls" | "list")) => {
+        "npm" | "pnpm" | "yarn"
+            if flag("--json")
+                && matches!(operands.first().map(|s| s.as_str()), Some("view" | "info" | "show" | "ls" | "list")) =>
+        {
             Some((Kind::Json, format!("{program} {} --json", operands[0])))
         }
         "pip" | "pip3" if operands.first().is_some_and(|o| *o == "inspect") => said(Kind::Json, "pip inspect"),
@@ -143,9 +149,34 @@ fn search(
 /// A test runner, build tool or compiler whose output is a log.
 fn runner(program: &str, operands: &[&String]) -> Option<String> {
     const RUNNERS: &[&str] = &[
-        "pytest", "py.test", "jest", "vitest", "mocha", "tsc", "eslint", "make", "gcc", "g++", "clang", "clang++",
-        "cc", "c++", "javac", "mvn", "gradle", "rustc", "mypy", "flake8", "pylint", "ruff", "rspec", "tox",
-        "ctest", "shellcheck", "nox", "phpunit",
+        "pytest",
+        "py.test",
+        "jest",
+        "vitest",
+        "mocha",
+        "tsc",
+        "eslint",
+        "make",
+        "gcc",
+        "g++",
+        "clang",
+        "clang++",
+        "cc",
+        "c++",
+        "javac",
+        "mvn",
+        "gradle",
+        "rustc",
+        "mypy",
+        "flake8",
+        "pylint",
+        "ruff",
+        "rspec",
+        "tox",
+        "ctest",
+        "shellcheck",
+        "nox",
+        "phpunit",
     ];
     const SUBCOMMANDS: &[(&str, &[&str])] = &[
         ("cargo", &["test", "build", "check", "clippy", "nextest", "run"]),
@@ -165,7 +196,10 @@ fn runner(program: &str, operands: &[&String]) -> Option<String> {
         return Some(format!("{program} {sub}"));
     }
     // `npm run test`, `python -m pytest`.
-    if matches!(program, "npm" | "pnpm" | "yarn") && sub == "run" && operands.get(1).is_some_and(|s| s.starts_with("test")) {
+    if matches!(program, "npm" | "pnpm" | "yarn")
+        && sub == "run"
+        && operands.get(1).is_some_and(|s| s.starts_with("test"))
+    {
         return Some(format!("{program} run {}", operands[1]));
     }
     None
@@ -225,9 +259,9 @@ fn file_kind(path: &str, whole: bool) -> Option<Kind> {
 fn source_kind(ext: &str) -> Option<Kind> {
     const SOURCE: &[&str] = &[
         "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "c", "h", "cc", "cpp", "cxx",
-        "hpp", "hh", "java", "kt", "kts", "scala", "swift", "rb", "php", "cs", "fs", "lua", "pl", "pm", "sh",
-        "bash", "zsh", "ex", "exs", "erl", "hs", "ml", "mli", "clj", "dart", "zig", "nim", "vue", "svelte", "m",
-        "mm", "r", "jl", "sol",
+        "hpp", "hh", "java", "kt", "kts", "scala", "swift", "rb", "php", "cs", "fs", "lua", "pl", "pm", "sh", "bash",
+        "zsh", "ex", "exs", "erl", "hs", "ml", "mli", "clj", "dart", "zig", "nim", "vue", "svelte", "m", "mm", "r",
+        "jl", "sol",
     ];
     SOURCE.contains(&ext.to_ascii_lowercase().as_str()).then_some(Kind::Code)
 }

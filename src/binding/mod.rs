@@ -113,6 +113,7 @@ impl NativePruner {
             StrategyName::Lines => Strategy::Lines(LineOptions {
                 context: usize::try_from(count(&env, "contextLines", options.context_lines)?).unwrap_or(usize::MAX),
                 edge: usize::try_from(count(&env, "edgeLines", options.edge_lines)?).unwrap_or(usize::MAX),
+                kind: None,
             }),
         };
         Ok(NativePruner { pruner: Pruner { budgets, strategy } })

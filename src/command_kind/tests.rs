@@ -74,11 +74,53 @@ fn the_reason_names_the_tool_and_the_words_that_decided() {
 
 #[test]
 fn json_fields_are_decoded_exactly() {
-    let args = r#" { "a": {"command": "nested"}, "b": [1, "x\"y"], "command" : "rg -n \"\u00e9t\u00e9\" \ud83d\ude00 src" } "#;
+    let args =
+        r#" { "a": {"command": "nested"}, "b": [1, "x\"y"], "command" : "rg -n \"\u00e9t\u00e9\" \ud83d\ude00 src" } "#;
     assert_eq!(json_string_field(args, "command").as_deref(), Some("rg -n \"été\" 😀 src"));
     assert_eq!(json_string_field(args, "missing"), None);
     // A lone surrogate is refused, not replaced.
     assert_eq!(json_string_field(r#"{"command":"\ud83d"}"#, "command"), None);
     assert_eq!(json_string_field(r#"{"command":"unterminated}"#, "command"), None);
     assert_eq!(json_string_field("[]", "command"), None);
+}
+
+mod hinted {
+    use proptest::prelude::*;
+
+    use crate::config::Budgets;
+    use crate::content::Block;
+    use crate::guarantees::check_lines;
+    use crate::strategy::lines::{Kind, LineOptions};
+    use crate::text::utf16;
+
+    const KINDS: [Kind; 6] = [Kind::Log, Kind::Code, Kind::Diff, Kind::Search, Kind::Json, Kind::Listing];
+
+    proptest! {
+        // A kind named by the command, right or wrong, keeps every guarantee of lines mode.
+        #[test]
+        fn any_kind_hint_keeps_the_guarantees(
+            lines in prop::collection::vec("[ -~]{0,60}", 0..200),
+            k in 0usize..6,
+            threshold in 200u64..3000,
+        ) {
+            let text = utf16(&lines.join("\n"));
+            let b = Budgets::new(threshold, threshold / 3, threshold / 4).unwrap();
+            let options = LineOptions { kind: Some(KINDS[k]), ..LineOptions::default() };
+            check_lines(&[Block::Text(&text)], &b, &options).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn the_hint_decides_the_kind_the_sample_would_not() {
+        // Source that reads as a log to the sample: a test module full of failure words.
+        let text: String =
+            (0..300).map(|i| format!("    assert!(result.is_err(), \"error {i}: failed\");\n")).collect();
+        let t = utf16(&text);
+        let b = Budgets::default();
+        let sampled = crate::strategy::lines::plan_blocks(&[Block::Text(&t)], &b, &LineOptions::default(), &[]).1;
+        let hinted = LineOptions { kind: Some(Kind::Code), ..LineOptions::default() };
+        let named = crate::strategy::lines::plan_blocks(&[Block::Text(&t)], &b, &hinted, &[]).1;
+        assert_eq!(sampled, [Kind::Log]);
+        assert_eq!(named, [Kind::Code]);
+    }
 }
