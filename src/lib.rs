@@ -20,6 +20,7 @@ pub mod hash;
 pub mod markers;
 pub mod pages;
 pub mod parallel;
+pub mod policy;
 pub mod session;
 pub mod signals;
 pub mod strategy;
