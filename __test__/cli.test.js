@@ -55,12 +55,12 @@ describe('pruning a file or stdin', () => {
     const text = readFileSync(example, 'utf8')
     const r = cli(['--json', '--strategy', 'lines', '--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250', example])
     const plan = JSON.parse(r.stdout)
-    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines', 'kinds'])
+    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines', 'kinds', 'kindFrom'])
     assert.equal(expand(plan.content, plan.recoverable), text)
     assert.ok(plan.droppedLines > 0)
   })
 
-  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds', () => {
+  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds, kindFrom', () => {
     const source = join(here, 'fixtures', 'kinds-tune', 'code-rs-itertools', 'raw.log')
     const shapes = new Set()
     for (const file of [example, source]) {
@@ -81,7 +81,7 @@ describe('pruning a file or stdin', () => {
         assert.deepEqual(kinds.lines, [file === source ? 'code' : 'log'])
       }
     }
-    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds'])
+    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds,kindFrom'])
   })
 
   test('--explain prints one row per line: its fate, why it was kept and its class, agreeing with the pruned text', () => {

@@ -25,12 +25,19 @@ pub struct CallKind {
 /// field `command` (or `cmd`) of a top-level object.
 pub fn kind_of_call(tool: &str, args: &str) -> Option<CallKind> {
     let command = json_string_field(args, "command").or_else(|| json_string_field(args, "cmd"))?;
-    let (kind, decided) = kind_of_command(&command)?;
-    Some(CallKind { kind, reason: format!("{tool} `{decided}`") })
+    let named = kind_of_command(&command)?;
+    Some(CallKind { reason: format!("{tool} {}", named.reason), ..named })
 }
 
-/// The kind of a shell command's output and the words that decided it.
-pub fn kind_of_command(command: &str) -> Option<(Kind, String)> {
+/// The kind of a shell command's output, the reason being the words that
+/// decided, such as `` `git log -p` ``.
+pub fn kind_of_command(command: &str) -> Option<CallKind> {
+    let (kind, decided) = command_words_kind(command)?;
+    Some(CallKind { kind, reason: format!("`{decided}`") })
+}
+
+/// [`kind_of_command`]'s kind and deciding words.
+fn command_words_kind(command: &str) -> Option<(Kind, String)> {
     let segments = split_shell(command)?;
     let mut main: Option<&[String]> = None;
     for (i, (words, joiner)) in segments.iter().enumerate() {

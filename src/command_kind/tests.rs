@@ -1,7 +1,7 @@
 use super::*;
 
 fn kind(command: &str) -> Option<Kind> {
-    kind_of_command(command).map(|(k, _)| k)
+    kind_of_command(command).map(|c| c.kind)
 }
 
 #[test]
