@@ -13,7 +13,8 @@
 //!   threshold; when it does not, they are pruned too, oldest first and
 //!   the newest last, until it does ([`select`]). So the host never finds
 //!   the session over its threshold after a pass where upstream's pass
-//!   would have brought it under.
+//!   would have brought it under; where not even upstream's would, the host
+//!   summarises either way, and the recent ones stay whole.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
@@ -130,7 +131,9 @@ pub struct PolicyReport {
 /// as a context overflow), all of them, as upstream. Otherwise the newest
 /// ones whose prices fit in `recent_tokens` together are kept whole, unless
 /// pruning the rest leaves the session at or over the threshold: then the
-/// kept ones are pruned too, oldest first, until it is under (or all are).
+/// kept ones are pruned too, oldest first, until it is under. When not even
+/// pruning all of them would bring it under, the host summarises whatever
+/// this pass does, so the recent ones stay whole.
 pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Option<Pressure>) -> Vec<bool> {
     let mut chosen = vec![true; prices.len()];
     let (Some(recent), Some(p)) = (recent_tokens, pressure) else { return chosen };
@@ -147,6 +150,10 @@ pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Optio
         first_recent = i;
     }
     let saving = |&(before, after): &(u64, u64)| before.saturating_sub(after);
+    if p.total_tokens.saturating_sub(prices.iter().map(saving).sum()) >= p.threshold_tokens {
+        chosen[first_recent..].fill(false);
+        return chosen;
+    }
     let mut total = p.total_tokens.saturating_sub(prices[..first_recent].iter().map(saving).sum());
     for (i, price) in prices.iter().enumerate().skip(first_recent) {
         if total < p.threshold_tokens {

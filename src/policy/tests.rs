@@ -35,8 +35,13 @@ fn when_the_older_do_not_suffice_the_recent_are_pruned_newest_last() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // 1000 - 90 = 910 is not under 900: the second is pruned too (910 - 180 = 730).
     assert_eq!(select(&prices, Some(500), P(1000, 900)), [true, true, false]);
-    // Even all of them do not bring it under: all are pruned, as upstream.
-    assert_eq!(select(&prices, Some(500), P(1000, 100)), [true; 3]);
+    // 730 is not under 700 either: all three go (460 < 700).
+    assert_eq!(select(&prices, Some(500), P(1000, 700)), [true; 3]);
+    // Not even all of them bring it under (460 >= 460): the host summarises
+    // whatever the pass does, so the recent ones stay whole.
+    assert_eq!(select(&prices, Some(500), P(1000, 460)), [true, false, false]);
+    assert_eq!(select(&prices, Some(500), P(1000, 100)), [true, false, false]);
+    assert_eq!(select(&prices, Some(500), P(1000, 461)), [true; 3]);
     // Exactly at the threshold is still pressure (the host compacts at >=).
     assert_eq!(select(&prices, Some(500), P(1090, 1000)), [true, true, false]);
 }
