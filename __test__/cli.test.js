@@ -125,6 +125,21 @@ describe('pruning a file or stdin', () => {
   })
 })
 
+test('--command names the kind of the input where the command is unambiguous, in --explain and in --json', () => {
+  // Source full of failure words: the sample takes it for a log, `cat src/tests.rs` says it is code.
+  const source = Array.from({ length: 400 }, (_, i) => `    assert!(result.is_err(), "error ${i}: failed");\n`).join('')
+  const named = cli(['--strategy', 'lines', '--explain', '--command', 'cat src/tests.rs', '-'], source)
+  assert.equal(named.status, 0, named.stderr)
+  assert.match(named.stderr, /^kind: code \(named by `cat src\/tests\.rs`\)$/m)
+  const sampled = cli(['--strategy', 'lines', '--explain', '-'], source)
+  assert.match(sampled.stderr, /^kind: log \(from the sample\)$/m)
+  const plan = JSON.parse(cli(['--strategy', 'lines', '--json', '--command', 'cat src/tests.rs | wc -l', '-'], source).stdout)
+  assert.deepEqual([plan.kinds, plan.kindFrom], [['log'], 'sample'])
+  // Without --json the text printed is the plan's content.
+  const printed = cli(['--strategy', 'lines', '--command', 'cat src/tests.rs', '-'], source).stdout
+  assert.equal(printed, JSON.parse(cli(['--strategy', 'lines', '--json', '--command', 'cat src/tests.rs', '-'], source).stdout).content)
+})
+
 describe('session logs written by the real dsh persistence', () => {
   let logs
   before(() => {

@@ -222,9 +222,9 @@ fn peel(words: &[String]) -> Vec<String> {
         let is_assignment = first.contains('=') && !first.starts_with('-') && !first.starts_with('=');
         let drop = if is_assignment || matches!(name, "env" | "time" | "sudo" | "command" | "nice" | "npx" | "bunx") {
             1
-        } else if matches!(name, "python" | "python3" | "py") && w.get(1).is_some_and(|a| a == "-m") {
-            2
-        } else if matches!(name, "uv" | "poetry" | "pipx" | "pdm" | "hatch") && w.get(1).is_some_and(|a| a == "run") {
+        } else if matches!(name, "python" | "python3" | "py") && w.get(1).is_some_and(|a| a == "-m")
+            || matches!(name, "uv" | "poetry" | "pipx" | "pdm" | "hatch") && w.get(1).is_some_and(|a| a == "run")
+        {
             2
         } else {
             return w;
@@ -383,9 +383,7 @@ pub fn json_string_field(json: &str, key: &str) -> Option<String> {
         }
         p.skip_value()?;
         p.space();
-        if p.eat(b',').is_none() {
-            return None;
-        }
+        p.eat(b',')?;
     }
 }
 

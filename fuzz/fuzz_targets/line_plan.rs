@@ -17,7 +17,16 @@ fuzz_target!(|data: &[u8]| {
     let head = word(data, 2) % (threshold - MARK + 1);
     let tail = word(data, 4) % (threshold - MARK + 1 - head);
     // A quarter of the runs plan every text as the sample says; the rest as a kind a command named.
-    let kinds = [None, None, Some(Kind::Log), Some(Kind::Code), Some(Kind::Diff), Some(Kind::Search), Some(Kind::Json), Some(Kind::Listing)];
+    let kinds = [
+        None,
+        None,
+        Some(Kind::Log),
+        Some(Kind::Code),
+        Some(Kind::Diff),
+        Some(Kind::Search),
+        Some(Kind::Json),
+        Some(Kind::Listing),
+    ];
     let kind = kinds[usize::from(data[6] / 8) % kinds.len()];
     let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6), kind };
     let budgets = Budgets::new(threshold, head, tail).expect("valid by construction");
