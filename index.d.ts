@@ -19,21 +19,25 @@ export declare class NativePruner {
   pruneContent(blocks: ReadonlyArray<object>): Array<object> | null
   /**
    * Prunes one stable snapshot of `session.surface`; see the plugin for
-   * the contract. In lines mode each entry also carries `recoverable`.
+   * the contract. Under a session policy (lines mode, `tools` or
+   * `recentTokens`) entries carry more (`PrunedEntry` in the plugin);
+   * `pressure` is the host's reading, which `recentTokens` needs.
    */
-  pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }
+  pruneSession(session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }, pressure?: SessionPressure): { pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string>; tokensBefore?: number; tokensAfter?: number; kinds?: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'>; kindFrom?: string }>; charsRemoved: number; keptRecent?: number[] }
   /**
    * The plan for one text as this pruner makes it: the content the model
    * sees, the text behind each marker, and the lines dropped. `spans`
    * (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
-   * in lines mode.
+   * in lines mode; `command`, the shell command that printed the text,
+   * names its kind where it is unambiguous (`kindFrom` says which decided).
    */
-  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>): { content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'> }
+  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string): { content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'>; kindFrom: string }
   /**
    * Each line of `text` with its class and fate in lines mode; `null` when
-   * the text is within the threshold or gets upstream's cut.
+   * the text is within the threshold or gets upstream's cut. `command`
+   * names the kind as in `plan`.
    */
-  explain(text: string): Array<ExplainedLine> | null
+  explain(text: string, command?: string): Array<ExplainedLine> | null
 }
 
 /**
@@ -44,6 +48,14 @@ export declare function __testPanic(message: string): void
 
 /** Code points in `text`, counted as `Array.from(text).length` does. */
 export declare function codePointLength(text: string): number
+
+/** The kind a shell command names for its output. */
+export interface CommandKind {
+  /** `log`, `code`, `diff`, `search`, `json` or `listing`. */
+  kind: 'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'
+  /** The words that decided, such as `` `git diff` ``. */
+  reason: string
+}
 
 /** The 24-hex-digit retrieval hash of `text`. */
 export declare function contentHash(text: string): string
@@ -87,6 +99,12 @@ export interface ExplainedLine {
 }
 
 /**
+ * The kind the shell command `command` names for what it prints, or
+ * `null` when it is ambiguous (the sample decides).
+ */
+export declare function kindOfCommand(command: string): CommandKind | null
+
+/**
  * The most bytes the command line reads from one input (a file, stdin, a
  * decompressed log): V8's longest string in UTF-16 code units, which no
  * more UTF-8 bytes than this can need.
@@ -126,6 +144,13 @@ export interface PrunerOptions {
   contextLines: number
   /** Lines mode: lines kept at each end. */
   edgeLines: number
+  /**
+   * Meter tokens of the newest over-threshold results `pruneSession`
+   * leaves whole while the older ones relieve the pressure.
+   */
+  recentTokens?: number
+  /** Per-tool rules (ignored inside a rule). */
+  tools?: Array<ToolRule>
 }
 
 /**
@@ -151,6 +176,14 @@ export declare function retrieve(session: object, hash: string): string | undefi
  * with no line.
  */
 export declare function retrievePage(session: object, hash: string, options: PageOptions): TextPage | undefined
+
+/** The host's pressure when `pruneSession` was called, in the meter's tokens. */
+export interface SessionPressure {
+  /** `tokenMeter.measure(session).totalTokens`. */
+  totalTokens: number
+  /** Where the host compacts: `floor(contextWindow * thresholdRatio)`. */
+  thresholdTokens: number
+}
 
 /** Whether `data` starts with a zstd frame (a skippable one included). */
 export declare function startsWithZstdFrame(data: Uint8Array): boolean
@@ -179,6 +212,14 @@ export interface TextPage {
   pages: number
   /** Lines that matched `search` (0 without one). */
   matches: number
+}
+
+/** One tool's rule, as the plugin resolved it. */
+export interface ToolRule {
+  /** The tool's name. */
+  name: string
+  /** Its budgets and strategy; absent: its results are never pruned. */
+  options?: PrunerOptions
 }
 
 /** One independently decodable, checksummed zstd frame holding `data`. */

@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, kindOfCommand, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { __testPanic }
 export { codePointLength }
@@ -727,6 +727,7 @@ export { DEFAULT_EDGE_LINES }
 export { DEFAULT_HEAD_CHARS }
 export { DEFAULT_TAIL_CHARS }
 export { DEFAULT_THRESHOLD_CHARS }
+export { kindOfCommand }
 export { MAX_INPUT_BYTES }
 export { PRUNE_MARKER }
 export { receiveTexts }

@@ -6,7 +6,9 @@
  * native core's, read from the addon.
  */
 import * as native from '../index.js'
+import { POLICY_KEYS, resolvePolicy } from './policy.js'
 import type { PruneStrategy, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+import { assertInteger, describe } from './values.js'
 
 /** Fixed marker substituted for every removed middle span. */
 export const PRUNE_MARKER: string = native.PRUNE_MARKER
@@ -25,7 +27,7 @@ export const DEFAULTS: ResolvedConfig = Object.freeze({
 
 const STRATEGIES: readonly PruneStrategy[] = ['head-tail', 'lines']
 
-const CONFIG_KEYS: readonly string[] = Object.freeze(Object.keys(DEFAULTS))
+const CONFIG_KEYS: readonly string[] = Object.freeze([...Object.keys(DEFAULTS), ...POLICY_KEYS])
 
 /**
  * Count Unicode code points without splitting surrogate pairs; a lone
@@ -80,20 +82,5 @@ export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfi
   if (keepChars > resolved.thresholdChars) {
     throw new RangeError(`ToolResultPruneConfig: keepChars (${keepChars}) must be ${keepRange}`)
   }
-  return Object.freeze({ ...resolved, keepChars })
-}
-
-function assertInteger(name: string, value: unknown, min: number, what: string): asserts value is number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min) return
-  const message = `ToolResultPruneConfig: ${name} (${describe(value)}) must be ${what}`
-  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message)
-}
-
-/** `${value}` as upstream prints it, without throwing for symbols. */
-function describe(value: unknown): string {
-  try {
-    return `${value as string}`
-  } catch {
-    return Object.prototype.toString.call(value)
-  }
+  return Object.freeze({ ...resolved, keepChars, ...resolvePolicy(config, resolveConfig) })
 }

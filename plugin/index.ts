@@ -9,13 +9,15 @@ import z from '@deepseek-ai/schemastery'
 import { type ContentBlock, freezeMessage, type Message } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
-import { NativePruner, retrieve } from '../index.js'
+import { NativePruner, type PrunerOptions, retrieve } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
+import { nativeOptions } from './policy.js'
+import { readPressure } from './pressure.js'
 import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
-export { contentHash } from '../index.js'
-export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, TextKind, ToolResultPruneConfig } from './types.js'
+export { contentHash, kindOfCommand } from '../index.js'
+export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ResolvedToolRule, TextKind, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -43,6 +45,10 @@ export class ToolResultPruner extends Service {
     keepChars: z.number().step(1).min(39),
     contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
     edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
+    recentTokens: z.number().step(1).min(0),
+    contextWindow: z.number().step(1).min(1),
+    thresholdRatio: z.number().min(0).max(1),
+    tools: z.dict(z.any()),
   })
 
   /** Resolved and immutable budgets and strategy. */
@@ -57,7 +63,7 @@ export class ToolResultPruner extends Service {
       estimateMessage: (message) => this.ctx.tokenMeter.estimateMessage(message as Message),
       freezeMessage: (message) => freezeMessage(message as Message),
     }
-    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
+    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(nativeOptions(this.config) as PrunerOptions), host } })
   }
 
   /**
@@ -90,12 +96,17 @@ export class ToolResultPruner extends Service {
    * shadowed node through the injected token meter.
    * @param session - session whose current surface is rewritten.
    * @returns landed replacements and aggregate Unicode-code-point savings.
+   * With `recentTokens`, the newest results stay whole while pruning the
+   * older ones brings the session under the compaction threshold
+   * (`./pressure.ts`); `tools` rules and, in lines mode, the kind the call
+   * names apply to every pass.
    * @throws the session's own error when it rejects an append; replacements
    * committed earlier in the pass remain durable.
    */
   pruneSession(session: Session): PruneResult {
     const { pruner, host } = this[NATIVE]
-    return pruner.pruneSession(session, host) as PruneResult
+    const pressure = this.config.recentTokens === undefined ? undefined : readPressure(this.ctx, session, this.config)
+    return pruner.pruneSession(session, host, pressure) as PruneResult
   }
 
   /**
@@ -116,16 +127,18 @@ export class ToolResultPruner extends Service {
  * The line plan the service makes of one text, without a session: what the
  * model would see, the exact text behind each marker, and the lines
  * dropped. Options are the plugin's config keys (validated as the plugin
- * validates them; `strategy` is `'lines'` unless given) and `spans`,
- * `[start, end)` UTF-16 offsets of lines to keep first.
+ * validates them; `strategy` is `'lines'` unless given), `spans`,
+ * `[start, end)` UTF-16 offsets of lines to keep first, and `command`, the
+ * shell command that printed the text, which names its kind where it is
+ * unambiguous.
  * @param text - one tool output.
  * @param options - config keys and keep-spans.
  * @returns the plan; the text itself when it is within the threshold.
  */
 export function planLines(text: string, options: PlanOptions = {}): LinePlan {
-  const { spans, ...config } = options
-  const pruner = new NativePruner(resolveConfig({ strategy: 'lines', ...config }))
-  return pruner.plan(text, spans)
+  const { spans, command, ...config } = options
+  const pruner = new NativePruner(nativeOptions(resolveConfig({ strategy: 'lines', ...config })) as PrunerOptions)
+  return pruner.plan(text, spans, command)
 }
 
 export default ToolResultPruner

@@ -29,21 +29,24 @@ use crate::session::{BlockList, EventKind, Seq, SessionLog};
 
 /// A dsh `Session` and the plugin's host hooks, for one native call.
 pub struct JsSessionLog<'env> {
-    env: &'env Env,
+    pub(super) env: &'env Env,
     session: Object<'env>,
-    host: Object<'env>,
+    pub(super) host: Object<'env>,
     /// `session.events`, read once.
     events: Option<(Object<'env>, u32)>,
     /// The call id of each replaced result, in the order replaced.
     pub call_ids: Vec<Unknown<'env>>,
+    /// Call id → `tool/call` event seq, read once when a call is looked up
+    /// by id (see `super::calls`).
+    pub(super) calls_by_id: Option<std::collections::HashMap<Vec<u16>, u32>>,
 }
 
 /// The pieces of a `tool/result` event that its replacement rebuilds.
 pub struct JsContent<'env> {
     data: Object<'env>,
-    message: Object<'env>,
-    result: Object<'env>,
-    blocks: JsBlocks<'env>,
+    pub(super) message: Object<'env>,
+    pub(super) result: Object<'env>,
+    pub(super) blocks: JsBlocks<'env>,
 }
 
 impl BlockList for JsContent<'_> {
@@ -58,10 +61,10 @@ impl<'env> JsSessionLog<'env> {
         let Some(session) = as_object(session)? else {
             return Err(type_error(env, &format!("{what}: session must be a Session object")));
         };
-        Ok(JsSessionLog { env, session, host, events: None, call_ids: Vec::new() })
+        Ok(JsSessionLog { env, session, host, events: None, call_ids: Vec::new(), calls_by_id: None })
     }
 
-    fn events(&mut self, what: &str) -> Result<(Object<'env>, u32)> {
+    pub(super) fn events(&mut self, what: &str) -> Result<(Object<'env>, u32)> {
         if let Some(events) = self.events {
             return Ok(events);
         }
@@ -70,7 +73,7 @@ impl<'env> JsSessionLog<'env> {
     }
 
     /// The event at `seq`, if the log has one.
-    fn event(&mut self, seq: Seq, what: &str) -> Result<Option<Unknown<'env>>> {
+    pub(super) fn event(&mut self, seq: Seq, what: &str) -> Result<Option<Unknown<'env>>> {
         let (events, len) = self.events(what)?;
         Ok(if seq < u64::from(len) { Some(events.get_element(seq as u32)?) } else { None })
     }
@@ -99,12 +102,12 @@ impl<'env> JsSessionLog<'env> {
 }
 
 /// A sequence number read from JS: a non-negative safe integer.
-fn as_seq(value: &Unknown<'_>) -> Result<Option<Seq>> {
+pub(super) fn as_seq(value: &Unknown<'_>) -> Result<Option<Seq>> {
     Ok(number(value)?.and_then(safe_count))
 }
 
 /// True for an object whose `type` is the string `kind`.
-fn has_type(value: &Unknown<'_>, kind: &str) -> Result<bool> {
+pub(super) fn has_type(value: &Unknown<'_>, kind: &str) -> Result<bool> {
     let Some(event) = as_object(value)? else { return Ok(false) };
     is_str(&get(&event, c"type")?, kind)
 }

@@ -9,6 +9,7 @@
 
 mod blocks;
 mod dsh;
+mod policy;
 mod raw;
 mod values;
 mod zstd;
@@ -24,6 +25,7 @@ use crate::content::{Block, render_texts};
 use crate::hash;
 use crate::markers::find_markers;
 use crate::pages::{self, Selection};
+use crate::policy::{Policy, Rule, prune_session_with_policy};
 use crate::session::{prune_session, retrieve as retrieve_from};
 use crate::signals::{Failure, Frame};
 use crate::strategy::lines::render::Fate;
@@ -31,6 +33,7 @@ use crate::strategy::lines::{self, Explained, LineOptions, Reason};
 use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
 use dsh::JsSessionLog;
+use policy::{SessionPressure, ToolRule};
 use values::{array_len, number, range_error, safe_count, string_arg, type_error};
 
 /// The marker head/tail puts in place of the removed middle.
@@ -79,12 +82,19 @@ pub struct PrunerOptions {
     pub context_lines: i64,
     /// Lines mode: lines kept at each end.
     pub edge_lines: i64,
+    /// Meter tokens of the newest over-threshold results `pruneSession`
+    /// leaves whole while the older ones relieve the pressure.
+    pub recent_tokens: Option<i64>,
+    /// Per-tool rules (ignored inside a rule).
+    pub tools: Option<Vec<ToolRule>>,
 }
 
 /// The native pruner behind the `toolResultPruner` service.
 #[napi]
 pub struct NativePruner {
     pruner: Pruner,
+    /// The session policy, when a key asks for one or lines mode names kinds by the call.
+    policy: Option<Policy>,
 }
 
 /// A count from a typed option; a `RangeError` naming `name` when negative.
@@ -113,9 +123,22 @@ impl NativePruner {
             StrategyName::Lines => Strategy::Lines(LineOptions {
                 context: usize::try_from(count(&env, "contextLines", options.context_lines)?).unwrap_or(usize::MAX),
                 edge: usize::try_from(count(&env, "edgeLines", options.edge_lines)?).unwrap_or(usize::MAX),
+                kind: None,
             }),
         };
-        Ok(NativePruner { pruner: Pruner { budgets, strategy } })
+        let pruner = Pruner { budgets, strategy };
+        let recent_tokens = options.recent_tokens.map(|r| count(&env, "recentTokens", r)).transpose()?;
+        let mut tools = Vec::new();
+        for rule in options.tools.into_iter().flatten() {
+            let as_rule = match rule.options {
+                Some(options) => Rule::Prune(NativePruner::new(env, options)?.pruner),
+                None => Rule::Keep,
+            };
+            tools.push((rule.name.to_vec(), as_rule));
+        }
+        let wanted = recent_tokens.is_some() || !tools.is_empty() || matches!(strategy, Strategy::Lines(_));
+        let policy = wanted.then_some(Policy { default: pruner, tools, recent_tokens });
+        Ok(NativePruner { pruner, policy })
     }
 
     /// Code points of the text blocks.
@@ -132,19 +155,27 @@ impl NativePruner {
     }
 
     /// Prunes one stable snapshot of `session.surface`; see the plugin for
-    /// the contract. In lines mode each entry also carries `recoverable`.
+    /// the contract. Under a session policy (lines mode, `tools` or
+    /// `recentTokens`) entries carry more (`PrunedEntry` in the plugin);
+    /// `pressure` is the host's reading, which `recentTokens` needs.
     #[napi(
         catch_unwind,
-        ts_args_type = "session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }",
-        ts_return_type = "{ pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string> }>; charsRemoved: number }"
+        ts_args_type = "session: object, host: { estimateMessage(message: object): number; freezeMessage(message: object): object }, pressure?: SessionPressure",
+        ts_return_type = "{ pruned: Array<{ originalSeq: number; replacementSeq: number; callId: unknown; charsBefore: number; charsAfter: number; recoverable?: Record<string, string>; tokensBefore?: number; tokensAfter?: number; kinds?: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'>; kindFrom?: string }>; charsRemoved: number; keptRecent?: number[] }"
     )]
     pub fn prune_session<'env>(
         &self,
         env: &'env Env,
         session: Unknown<'env>,
         host: Object<'env>,
+        pressure: Option<SessionPressure>,
     ) -> Result<Object<'env>> {
         let mut log = JsSessionLog::new(env, &session, host, "pruneSession")?;
+        if let Some(policy) = &self.policy {
+            let report =
+                prune_session_with_policy(&mut log, policy, pressure.as_ref().and_then(SessionPressure::core))?;
+            return policy::report_object(env, &report, &log.call_ids, policy.recent_tokens.is_some());
+        }
         let pruner = self.pruner;
         let report = prune_session(&mut log, |blocks| pruner.prune(blocks))?;
         let lines_mode = matches!(pruner.strategy, Strategy::Lines(_));
@@ -170,27 +201,32 @@ impl NativePruner {
     /// The plan for one text as this pruner makes it: the content the model
     /// sees, the text behind each marker, and the lines dropped. `spans`
     /// (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
-    /// in lines mode.
+    /// in lines mode; `command`, the shell command that printed the text,
+    /// names its kind where it is unambiguous (`kindFrom` says which decided).
     #[napi(
         catch_unwind,
-        ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>",
-        ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'> }"
+        ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string",
+        ts_return_type = "{ content: string; recoverable: Record<string, string>; droppedLines: number; kinds: Array<'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'>; kindFrom: string }"
     )]
     pub fn plan<'env>(
         &self,
         env: &'env Env,
         text: Unknown<'env>,
         spans: Option<Unknown<'env>>,
+        command: Option<Unknown<'env>>,
     ) -> Result<Object<'env>> {
+        let named = policy::command_kind(env, command.as_ref(), "planLines: options.command")?;
         let units = string_arg(env, &text, "planLines: text")?;
         let spans = match spans {
             Some(spans) if spans.get_type()? != napi::ValueType::Undefined => spans_arg(env, &spans)?,
             _ => Vec::new(),
         };
         let blocks = [Block::Text(&units)];
-        let (pruned, kinds) = match self.pruner.strategy {
+        let (pruned, kinds) = match policy::hinted(self.pruner.strategy, named.as_ref()) {
             Strategy::Lines(options) => lines::plan_blocks(&blocks, &self.pruner.budgets, &options, &spans),
-            Strategy::HeadTail => (self.pruner.prune(&blocks), lines::kinds(&blocks)),
+            Strategy::HeadTail => {
+                (self.pruner.prune(&blocks), named.as_ref().map_or_else(|| lines::kinds(&blocks), |n| vec![n.kind]))
+            }
         };
         let kinds: Vec<&str> = kinds.into_iter().map(|k| k.name()).collect();
         let mut out = Object::new(env)?;
@@ -209,6 +245,7 @@ impl NativePruner {
                 out.set_named_property("kinds", kinds)?;
             }
         }
+        out.set_named_property("kindFrom", named.as_ref().map_or("sample", |n| n.reason.as_str()))?;
         Ok(out)
     }
 }
@@ -233,11 +270,13 @@ pub struct ExplainedLine {
 #[napi]
 impl NativePruner {
     /// Each line of `text` with its class and fate in lines mode; `null` when
-    /// the text is within the threshold or gets upstream's cut.
-    #[napi(catch_unwind, ts_args_type = "text: string")]
-    pub fn explain(&self, env: Env, text: Unknown) -> Result<Option<Vec<ExplainedLine>>> {
+    /// the text is within the threshold or gets upstream's cut. `command`
+    /// names the kind as in `plan`.
+    #[napi(catch_unwind, ts_args_type = "text: string, command?: string")]
+    pub fn explain(&self, env: Env, text: Unknown, command: Option<Unknown>) -> Result<Option<Vec<ExplainedLine>>> {
         let units = string_arg(&env, &text, "explain: text")?;
-        let options = match self.pruner.strategy {
+        let named = policy::command_kind(&env, command.as_ref(), "explain: command")?;
+        let options = match policy::hinted(self.pruner.strategy, named.as_ref()) {
             Strategy::Lines(options) => options,
             Strategy::HeadTail => LineOptions::default(),
         };

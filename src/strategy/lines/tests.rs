@@ -90,7 +90,7 @@ fn context_work_is_bounded_by_the_budget_not_by_context_lines() {
     let t = utf16(&text);
     let blocks = [Block::Text(&t)];
     let index = LineIndex::new(&blocks).unwrap();
-    let wide = LineOptions { context: 1_000_000, edge: 2 };
+    let wide = LineOptions { context: 1_000_000, edge: 2, kind: None };
     for budget in (4000..4200).step_by(7) {
         let plan = super::plan::choose(&index, &budgets(budget), &wide, &[], false).unwrap();
         assert!(
@@ -220,7 +220,7 @@ proptest! {
             blocks.push(Block::Rich);
             blocks.push(Block::Text(extra));
         }
-        crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge }).map_err(TestCaseError::fail)?;
+        crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge, kind: None }).map_err(TestCaseError::fail)?;
     }
 }
 
