@@ -17,9 +17,10 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class NativePruner {
   /**
    * A pruner for `config`, resolved and validated as `resolveConfig`
-   * does (the same errors).
+   * does (the same errors), under the session `policy` the plugin
+   * resolved from the same config.
    */
-  constructor(config?: ToolResultPruneConfig)
+  constructor(config?: ToolResultPruneConfig, policy?: PolicyOptions)
   /** Code points of the text blocks. */
   measureContent(blocks: ReadonlyArray<ContentBlock>): number
   /**
@@ -29,25 +30,37 @@ export declare class NativePruner {
   pruneContent(blocks: ReadonlyArray<ContentBlock>): Array<ContentBlock> | null
   /**
    * Prunes one stable snapshot of `session.surface`; see the plugin for
-   * the contract. In lines mode each entry also carries `recoverable`.
+   * the contract. Under a session policy (lines mode, `tools` or
+   * `recentTokens`) entries carry more (`PrunedEntry`); `pressure` is
+   * the host's reading, which `recentTokens` needs.
    */
-  pruneSession(session: Session, host: { estimateMessage(message: Message): number; freezeMessage(message: Message): Message }): PruneResult
+  pruneSession(session: Session, host: { estimateMessage(message: Message): number; freezeMessage(message: Message): Message }, pressure?: SessionPressure): PruneResult
   /**
    * The plan for one text as this pruner makes it: the content the model
    * sees, the text behind each marker, and the lines dropped. `spans`
    * (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
-   * in lines mode.
+   * in lines mode; `command`, the shell command that printed the text,
+   * names its kind where it is unambiguous (`kindFrom` says which decided).
    */
-  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>): LinePlan
+  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string): LinePlan
   /**
    * Each line of `text` with its class and fate in lines mode; `null` when
-   * the text is within the threshold or gets upstream's cut.
+   * the text is within the threshold or gets upstream's cut. `command`
+   * names the kind as in `plan`.
    */
-  explain(text: string): Array<ExplainedLine> | null
+  explain(text: string, command?: string): Array<ExplainedLine> | null
 }
 
 /** Code points in `text`, counted as `Array.from(text).length` does. */
 export declare function codePointLength(text: string): number
+
+/** The kind a shell command names for its output. */
+export interface CommandKind {
+  /** The kind. */
+  kind: TextKind
+  /** The words that decided, such as `` `git diff` ``. */
+  reason: string
+}
 
 /** The `HASH_LEN`-hex-digit retrieval hash of `text`. */
 export declare function contentHash(text: string): string
@@ -121,6 +134,12 @@ export declare function isSessionHeader(record: unknown): boolean
 /** Why a line was kept, or for a dropped line whether it had signal. */
 export type KeepReason = 'span' | 'failure' | 'cause' | 'summary' | 'frame' | 'repeat' | 'weak' | 'start' | 'end' | 'context' | 'fill' | 'outline' | 'no room' | ''
 
+/**
+ * The kind the shell command `command` names for what it prints, or
+ * `null` when it is ambiguous (the sample decides).
+ */
+export declare function kindOfCommand(command: string): CommandKind | null
+
 /** What a line carries: the strongest of its signals. */
 export type LineClass = 'pass' | 'failure' | 'weak' | 'cause' | 'summary' | 'frame' | 'flood' | ''
 
@@ -140,6 +159,8 @@ export interface LinePlan {
   droppedLines: number
   /** What the text was taken to be, which decides how it is outlined. */
   kinds: Array<TextKind>
+  /** What decided the kind: the command's words (`` `git diff` ``), or `'sample'`. */
+  kindFrom: string
 }
 
 /** What a retrieval marker stands for. */
@@ -172,6 +193,20 @@ export interface PageOptions {
   search?: string
 }
 
+/**
+ * The session policy a pruner applies: `recentTokens` and the per-tool
+ * rules, as the plugin resolved them (`nativePolicy`).
+ */
+export interface PolicyOptions {
+  /**
+   * Meter tokens of the newest over-threshold results `pruneSession`
+   * leaves whole while the older ones relieve the pressure.
+   */
+  recentTokens?: number
+  /** Per-tool rules. */
+  tools?: Array<ToolRule>
+}
+
 /** The marker head/tail puts in place of the removed middle (upstream's). */
 export declare const PRUNE_MARKER: string
 
@@ -191,10 +226,18 @@ export interface PrunedEntry {
   /** Replacement text size in Unicode code points. */
   readonly charsAfter: number
   /**
-   * Lines mode only (absent for head/tail): the exact text behind every
-   * `<<ccr:HASH …>>` marker in the replacement, by hash.
+   * Under a session policy (always in lines mode): the exact text behind
+   * every `<<ccr:HASH …>>` marker in the replacement, by hash.
    */
   readonly recoverable?: Record<string, string>
+  /** Under a session policy: the meter's price of the original message. */
+  readonly tokensBefore?: number
+  /** Under a session policy: the meter's price of the replacement message. */
+  readonly tokensAfter?: number
+  /** Lines mode: what each text block was planned as. */
+  readonly kinds?: Array<TextKind>
+  /** Lines mode: the call that named the kind (``bash `git diff` ``), or `'sample'`. */
+  readonly kindFrom?: string
 }
 
 /**
@@ -216,6 +259,8 @@ export interface PruneResult {
   readonly pruned: Array<PrunedEntry>
   /** Total Unicode code points removed across replacements. */
   readonly charsRemoved: number
+  /** With `recentTokens`: over-threshold results left whole as the newest, by seq. */
+  readonly keptRecent?: Array<number>
 }
 
 /**
@@ -283,6 +328,14 @@ export interface SeqRange {
   end: number
 }
 
+/** The host's pressure when `pruneSession` was called, in the meter's tokens. */
+export interface SessionPressure {
+  /** `tokenMeter.measure(session).totalTokens`. */
+  totalTokens: number
+  /** Where the host compacts: `floor(contextWindow * thresholdRatio)`. */
+  thresholdTokens: number
+}
+
 /** Whether `data` starts with a zstd frame (a skippable one included). */
 export declare function startsWithZstdFrame(data: Uint8Array): boolean
 
@@ -341,8 +394,8 @@ export interface ToolCall {
 }
 
 /**
- * Character-budget policy and strategy: upstream's three keys and this
- * package's four. Every key is optional; see `ResolvedConfig` for what
+ * Character-budget policy and strategy: upstream's three keys, this
+ * package's four, and the session policy's four. Every key is optional; see `ResolvedConfig` for what
  * each resolves to. (The binding reads a config key by key, as the core
  * asks, not through this struct: it is the shape callers write.)
  */
@@ -380,6 +433,27 @@ export interface ToolResultPruneConfig {
    * `DEFAULT_EDGE_LINES`.
    */
   edgeLines?: number
+  /**
+   * Session policy: meter tokens of the newest over-threshold tool results
+   * `pruneSession` leaves whole while pruning the older ones brings the
+   * session under the compaction threshold. Absent: none (upstream's pass).
+   */
+  recentTokens?: number
+  /**
+   * Session policy: the model's context window when the session's last
+   * request did not record one.
+   */
+  contextWindow?: number
+  /**
+   * Session policy: the compaction threshold ratio when the compaction
+   * service's cannot be read. Defaults to compaction-basic's, `0.8`.
+   */
+  thresholdRatio?: number
+  /**
+   * Session policy: per-tool rules, by tool name. `tool_result_retrieve`
+   * results are never pruned.
+   */
+  tools?: Record<string, ToolRuleConfig>
 }
 
 /**
@@ -387,6 +461,40 @@ export interface ToolResultPruneConfig {
  * `undefined` for any other event.
  */
 export declare function toolResultText(event: unknown): string | undefined
+
+/** One tool's rule. */
+export interface ToolRule {
+  /** The tool's name (exact: read as the JS string it is). */
+  name: string
+  /**
+   * Its budgets and strategy, a config as `resolveConfig` takes it;
+   * absent: its results are never pruned.
+   */
+  config?: ToolResultPruneConfig
+}
+
+/**
+ * One tool's rule: its own budget keys and strategy (the rest the top
+ * level's), or `{ prune: false }`.
+ */
+export interface ToolRuleConfig {
+  /** As the top level's `thresholdChars`. */
+  thresholdChars?: number
+  /** As the top level's `headChars`. */
+  headChars?: number
+  /** As the top level's `tailChars`. */
+  tailChars?: number
+  /** As the top level's `strategy`. */
+  strategy?: StrategyName
+  /** As the top level's `keepChars`. */
+  keepChars?: number
+  /** As the top level's `contextLines`. */
+  contextLines?: number
+  /** As the top level's `edgeLines`. */
+  edgeLines?: number
+  /** `false`: this tool's results are never pruned (and the rule has no other key). */
+  prune?: boolean
+}
 
 /** One independently decodable, checksummed zstd frame holding `data`. */
 export declare function zstdCompressFrame(data: Uint8Array): Buffer

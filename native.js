@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { codePointLength }
 export { contentHash }
@@ -733,6 +733,7 @@ export { isEventAt }
 export { isOriginalToolResult }
 export { isSessionHeader }
 export { KeepReason }
+export { kindOfCommand }
 export { LineClass }
 export { LineFate }
 export { MarkerUnit }

@@ -55,12 +55,12 @@ describe('pruning a file or stdin', () => {
     const text = readFileSync(example, 'utf8')
     const r = cli(['--json', '--strategy', 'lines', '--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250', example])
     const plan = JSON.parse(r.stdout)
-    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines', 'kinds'])
+    assert.deepEqual(Object.keys(plan), ['content', 'recoverable', 'droppedLines', 'kinds', 'kindFrom'])
     assert.equal(expand(plan.content, plan.recoverable), text)
     assert.ok(plan.droppedLines > 0)
   })
 
-  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds', () => {
+  test('--json has one shape in both strategies: content (the text printed without --json), recoverable, droppedLines, kinds, kindFrom', () => {
     const source = join(here, 'fixtures', 'kinds-tune', 'code-rs-itertools', 'raw.log')
     const shapes = new Set()
     for (const file of [example, source]) {
@@ -81,7 +81,7 @@ describe('pruning a file or stdin', () => {
         assert.deepEqual(kinds.lines, [file === source ? 'code' : 'log'])
       }
     }
-    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds'])
+    assert.deepEqual([...shapes], ['content,recoverable,droppedLines,kinds,kindFrom'])
   })
 
   test('--explain prints one row per line: its fate, why it was kept and its class, agreeing with the pruned text', () => {
@@ -123,6 +123,21 @@ describe('pruning a file or stdin', () => {
       assert.equal(r.stdout, '')
     }
   })
+})
+
+test('--command names the kind of the input where the command is unambiguous, in --explain and in --json', () => {
+  // Source full of failure words: the sample takes it for a log, `cat src/tests.rs` says it is code.
+  const source = Array.from({ length: 400 }, (_, i) => `    assert!(result.is_err(), "error ${i}: failed");\n`).join('')
+  const named = cli(['--strategy', 'lines', '--explain', '--command', 'cat src/tests.rs', '-'], source)
+  assert.equal(named.status, 0, named.stderr)
+  assert.match(named.stderr, /^kind: code \(named by `cat src\/tests\.rs`\)$/m)
+  const sampled = cli(['--strategy', 'lines', '--explain', '-'], source)
+  assert.match(sampled.stderr, /^kind: log \(from the sample\)$/m)
+  const plan = JSON.parse(cli(['--strategy', 'lines', '--json', '--command', 'cat src/tests.rs | wc -l', '-'], source).stdout)
+  assert.deepEqual([plan.kinds, plan.kindFrom], [['log'], 'sample'])
+  // Without --json the text printed is the plan's content.
+  const printed = cli(['--strategy', 'lines', '--command', 'cat src/tests.rs', '-'], source).stdout
+  assert.equal(printed, JSON.parse(cli(['--strategy', 'lines', '--json', '--command', 'cat src/tests.rs', '-'], source).stdout).content)
 })
 
 describe('session logs written by the real dsh persistence', () => {

@@ -9,7 +9,7 @@ import * as ours from '../lib/index.js'
 import { Ours, Upstream, pruner } from './support/dsh.js'
 
 const UPSTREAM_KEYS = ['thresholdChars', 'headChars', 'tailChars']
-const OUR_KEYS = ', strategy, keepChars, contextLines, edgeLines'
+const OUR_KEYS = ', strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools'
 
 /**
  * The outcome of `fn` in upstream's terms: the upstream keys of its value,
@@ -40,10 +40,10 @@ describe('resolveConfig', () => {
     assert.deepEqual(outcome(() => ours.resolveConfig()), outcome(() => upstream.resolveConfig()))
   })
 
-  test('the unknown-key message is upstream\'s with our four keys added to the list', () => {
+  test('the unknown-key message is upstream\'s with our keys added to the list', () => {
     assert.throws(() => ours.resolveConfig({ bogus: 1 }), {
       name: 'TypeError',
-      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines)',
+      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools)',
     })
   })
 

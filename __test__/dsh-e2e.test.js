@@ -34,6 +34,15 @@ const LINES_PATCH = `- id: tool-result-pruner-native
     - id: tool-result-retrieve
       name: tool-result-pruner/retrieve-tool
 `
+/** A per-tool rule in the profile's patch: head-tail at the top, bash's results in lines mode with their own budget. */
+const RULE_KEEP = 2000
+const RULES_PATCH = `- id: tool-result-pruner-native
+  config:
+    tools:
+      bash:
+        strategy: lines
+        keepChars: ${RULE_KEEP}
+`
 
 /**
  * The model: list the build log with bash; in lines mode, page through the
@@ -124,6 +133,7 @@ describe('the real dsh CLI', { skip }, () => {
     runs.upstream = await scenario('upstream', { bundle: false })
     runs.headTail = await scenario('head-tail', { bundle: true })
     runs.lines = await scenario('lines', { bundle: true, profile: LINES_PATCH })
+    runs.rules = await scenario('rules', { bundle: true, profile: RULES_PATCH })
   })
   after(() => rmSync(work, { recursive: true, force: true }))
 
@@ -181,6 +191,16 @@ describe('the real dsh CLI', { skip }, () => {
     for (const e of events.filter((e) => e.type === 'compaction/prune')) {
       for (const seq of e.data.shadowedSeqs) assert.ok(!retrievalSeqs.has(seq), `compaction/prune shadows retrieval result ${seq}`)
     }
+  })
+
+  test('a `tools` rule in the profile patch: bash\'s result reaches the model in lines mode within the rule\'s own keepChars', () => {
+    assert.match(runs.rules.config, /tools:\n\s+bash:\n\s+strategy: lines\n\s+keepChars: 2000/)
+    const conversation = runs.rules.requests.filter(isConversation)
+    const pruned = toolMessages(conversation.at(-1).body)[0].content
+    assert.match(pruned, /<<ccr:[0-9a-f]{24} \d+_lines_offloaded>>/)
+    assert.ok(!pruned.includes(PRUNE_MARKER), 'not the top level\'s head/tail')
+    assert.ok(Array.from(pruned).length <= RULE_KEEP, `${Array.from(pruned).length} code points`)
+    assert.ok(runs.rules.log.events.some((e) => e.type === 'compaction/prune'))
   })
 
   test('removing it (its rows out of the profile patch, then `dsh plugin remove`) brings dsh\'s own pruner back', async () => {

@@ -69,7 +69,7 @@ describe('line plan functions', () => {
     assert.ok(!trp.planLines(text, config).content.includes('ok 50\n'))
     const service = await pruner(Ours, config)
     assert.equal(trp.planLines(text, config).content, service.pruneContent([{ type: 'text', text }])[0].text)
-    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100, headChars: 10, tailChars: 10 }), { content: 'short\n', recoverable: {}, droppedLines: 0, kinds: ['log'] })
+    assert.deepEqual(trp.planLines('short\n', { thresholdChars: 100, headChars: 10, tailChars: 10 }), { content: 'short\n', recoverable: {}, droppedLines: 0, kinds: ['log'], kindFrom: 'sample' })
     assert.throws(() => trp.planLines(text, { thresholdChars: 10 }), { name: 'RangeError', message: /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(10\)/ })
     assert.throws(() => trp.planLines(text, { ...config, spans: [[1]] }), { name: 'TypeError', message: /spans\[0\]/ })
     assert.throws(() => trp.planLines(42, config), { name: 'TypeError', message: /text must be a string/ })

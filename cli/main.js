@@ -17,10 +17,13 @@ const USAGE = `usage:
 options (validated as the plugin validates its config):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
-  --json                print the plan (content, recoverable, droppedLines, kinds) as JSON,
+  --json                print the plan (content, recoverable, droppedLines, kinds, kindFrom) as JSON,
                         one shape for both strategies;
                         retrieve: the text as a JSON string (exact, lone surrogates included)
   --explain             lines mode: print each line's class and what the plan does with it
+  --command CMD         the shell command that printed the input: names its kind where it is
+                        unambiguous (git diff, cat src/x.py, rg -n, a test runner); the reason
+                        shows in --explain and in --json's kindFrom
   --write OUT           session: write the pruned log to OUT (never the input)
   --session FILE        retrieve: the session log to search
   -h, --help            show this help
@@ -40,6 +43,7 @@ function parse(argv) {
         stats: { type: 'boolean' },
         json: { type: 'boolean' },
         explain: { type: 'boolean' },
+        command: { type: 'string' },
         write: { type: 'string' },
         session: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -71,7 +75,7 @@ async function run(argv) {
     throw new CliError('--write and --session belong to the session and retrieve commands (see --help)')
   }
   if (positionals.length > 1) throw new CliError(`expected one FILE, got ${positionals.length} (see --help)`)
-  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain })
+  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain, command: values.command })
 }
 
 /**

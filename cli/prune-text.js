@@ -1,6 +1,6 @@
 // `tool-result-pruner [FILE|-]`: one tool output pruned as the service
 // would prune it; the text the model would see on stdout.
-import { NativePruner } from '../index.js'
+import { kindOfCommand, NativePruner } from '../index.js'
 import { decodeUtf8, nameOf, readInput } from './input.js'
 import { countMarkers } from './markers.js'
 
@@ -10,13 +10,14 @@ function readText(file) {
 }
 
 /** One row per line: number, fate, why it was kept, class, and the line (shortened); the text's kind on stderr. */
-function explainText(text, pruner) {
-  const explained = pruner.explain(text)
+function explainText(text, pruner, command) {
+  const explained = pruner.explain(text, command)
   if (explained === null) {
     process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
     return
   }
-  process.stderr.write(`kind: ${explained[0]?.kind ?? 'log'}\n`)
+  const named = command === undefined ? null : kindOfCommand(command)
+  process.stderr.write(`kind: ${explained[0]?.kind ?? 'log'} (${named === null ? 'from the sample' : `named by ${named.reason}`})\n`)
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const width = String(lines.length).length
@@ -32,17 +33,19 @@ function explainText(text, pruner) {
  * `--json` prints the plan instead of the text, `--explain` each line's
  * class and fate.
  */
-export function pruneText(file, config, { stats = false, json = false, explain = false } = {}) {
+export function pruneText(file, config, { stats = false, json = false, explain = false, command = undefined } = {}) {
   const text = readText(file)
   const pruner = new NativePruner(config)
-  if (explain) return explainText(text, pruner)
+  if (explain) return explainText(text, pruner, command)
   const blocks = [{ type: 'text', text }]
   const started = process.hrtime.bigint()
   // --json prints the plan, in both strategies the same shape: content,
-  // recoverable, droppedLines and kinds (head-tail's recoverable is empty,
-  // its droppedLines 0, its kinds what lines mode takes the text to be).
+  // recoverable, droppedLines, kinds and kindFrom (head-tail's recoverable
+  // is empty, its droppedLines 0, its kinds what lines mode takes the text
+  // to be; kindFrom the command's words that named the kind, or 'sample').
+  // Without --json, a --command names the kind as it does with it.
   // The plan's content is what pruneContent gives, made in the same pass.
-  const plan = json ? pruner.plan(text) : undefined
+  const plan = json || command !== undefined ? pruner.plan(text, undefined, command) : undefined
   const pruned = plan === undefined ? pruner.pruneContent(blocks) : null
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6
   const out = plan?.content ?? (pruned === null ? text : pruned.map((b) => b.text).join(''))

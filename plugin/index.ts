@@ -11,11 +11,13 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { NativePruner, PRUNE_MARKER_LEN, retrieve, STRATEGIES } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
+import { nativePolicy } from './policy.js'
+import { readPressure } from './pressure.js'
 import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
-export { contentHash } from '../index.js'
-export type { LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, TextKind, ToolResultPruneConfig } from './types.js'
+export { contentHash, kindOfCommand } from '../index.js'
+export type { CommandKind, LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ResolvedToolRule, TextKind, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -45,6 +47,10 @@ export class ToolResultPruner extends Service {
     keepChars: z.number().step(1).min(PRUNE_MARKER_LEN),
     contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
     edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
+    recentTokens: z.number().step(1).min(0),
+    contextWindow: z.number().step(1).min(1),
+    thresholdRatio: z.number().min(0).max(1),
+    tools: z.dict(z.any()),
   })
 
   /** Resolved and immutable budgets and strategy. */
@@ -59,7 +65,7 @@ export class ToolResultPruner extends Service {
       estimateMessage: (message: Message) => this.ctx.tokenMeter.estimateMessage(message),
       freezeMessage,
     }
-    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
+    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config, nativePolicy(this.config)), host } })
   }
 
   /**
@@ -91,6 +97,10 @@ export class ToolResultPruner extends Service {
    * immediately preceded by a `compaction/prune` shadow-price event pricing the
    * shadowed node through the injected token meter. A result with a text
    * block whose `text` is not a string is left as it is.
+   * With `recentTokens`, the newest results stay whole while pruning the
+   * older ones brings the session under the compaction threshold
+   * (`./pressure.ts`); `tools` rules and, in lines mode, the kind the call
+   * names apply to every pass.
    * @param session - session whose current surface is rewritten.
    * @returns landed replacements and aggregate Unicode-code-point savings.
    * @throws the session's own error when it rejects an append; replacements
@@ -98,7 +108,8 @@ export class ToolResultPruner extends Service {
    */
   pruneSession(session: Session): PruneResult {
     const { pruner, host } = this[NATIVE]
-    return pruner.pruneSession(session, host)
+    const pressure = this.config.recentTokens === undefined ? undefined : readPressure(this.ctx, session, this.config)
+    return pruner.pruneSession(session, host, pressure)
   }
 
   /**
@@ -119,16 +130,18 @@ export class ToolResultPruner extends Service {
  * The line plan the service makes of one text, without a session: what the
  * model would see, the exact text behind each marker, and the lines
  * dropped. Options are the plugin's config keys (validated as the plugin
- * validates them; `strategy` is `'lines'` unless given) and `spans`,
- * `[start, end)` UTF-16 offsets of lines to keep first.
+ * validates them; `strategy` is `'lines'` unless given), `spans`,
+ * `[start, end)` UTF-16 offsets of lines to keep first, and `command`, the
+ * shell command that printed the text, which names its kind where it is
+ * unambiguous.
  * @param text - one tool output.
  * @param options - config keys and keep-spans.
  * @returns the plan; the text itself when it is within the threshold.
  */
 export function planLines(text: string, options: PlanOptions = {}): LinePlan {
-  const { spans, ...config } = options
-  const pruner = new NativePruner(resolveConfig({ strategy: 'lines', ...config }))
-  return pruner.plan(text, spans)
+  const { spans, command, ...config } = options
+  const resolved = resolveConfig({ strategy: 'lines', ...config })
+  return new NativePruner(resolved, nativePolicy(resolved)).plan(text, spans, command)
 }
 
 export default ToolResultPruner

@@ -1,24 +1,42 @@
 /**
  * The package's public types: the native addon's, as napi-rs generates them
  * from the Rust binding into `index.d.ts` (the one place they are written),
- * under upstream's names.
+ * under upstream's names; and the session policy's resolved keys, which
+ * `./policy.ts` resolves.
  */
+import type { ResolvedConfig as ResolvedBudgets, ToolResultPruneConfig } from '../index.js'
+
 export type {
+  CommandKind,
   ExplainedLine,
   LinePlan,
   PrunedEntry,
   PruneResult,
-  ResolvedConfig,
   StrategyName as PruneStrategy,
   TextKind,
   TextPage,
   ToolResultPruneConfig,
+  ToolRuleConfig,
 } from '../index.js'
 
-import type { ToolResultPruneConfig } from '../index.js'
+/** A resolved tool rule: never pruned, or pruned with its own resolved budgets. */
+export type ResolvedToolRule = { readonly prune: false } | ({ readonly prune: true } & ResolvedBudgets)
 
-/** Options of `planLines`: the plugin's config keys and keep-spans. */
+/** The session policy's keys as resolved: each present only when given. */
+export interface ResolvedPolicy {
+  readonly recentTokens?: number
+  readonly contextWindow?: number
+  readonly thresholdRatio?: number
+  readonly tools?: Readonly<Record<string, ResolvedToolRule>>
+}
+
+/** Validated, detached, frozen pruning configuration: the budgets and the policy. */
+export type ResolvedConfig = ResolvedBudgets & ResolvedPolicy
+
+/** Options of `planLines`: the plugin's config keys, keep-spans and the command. */
 export interface PlanOptions extends ToolResultPruneConfig {
   /** `[start, end)` UTF-16 offsets into the text; the lines they touch are kept first. */
   spans?: ReadonlyArray<readonly [number, number]>
+  /** The shell command that printed the text: names its kind where it is unambiguous (`git diff`, `cat src/x.py`, `rg -n`, …). */
+  command?: string
 }

@@ -14,7 +14,7 @@ use std::fmt;
 
 pub use js_number::js_number;
 pub use resolve::{
-    ConfigError, ConfigValue, ConfigValues, ErrorKind, Key, Raw, ResolvedConfig, StrategyName, check_keys,
+    ConfigError, ConfigValue, ConfigValues, ErrorKind, Key, POLICY_KEYS, Raw, ResolvedConfig, StrategyName, check_keys,
     not_an_object, resolve,
 };
 

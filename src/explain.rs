@@ -5,9 +5,11 @@
 //! findings, one word each, so the command line and the binding print them
 //! the same way.
 
+use crate::command_kind::CallKind;
 use crate::signals::{Failure, Frame};
 use crate::strategy::lines::{self, Explained, LineOptions, Reason};
 use crate::strategy::{Pruner, Strategy};
+use crate::text_plan::hinted;
 
 /// What a line carries, as one word: the strongest of its signals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,10 +76,11 @@ pub fn why(line: &Explained) -> Why {
 }
 
 /// Each line of `text` as `pruner` would plan it in lines mode (a head/tail
-/// pruner explains with the default line options); `None` when the text is
-/// within the threshold or gets upstream's cut.
-pub fn explain_text(pruner: &Pruner, text: &[u16]) -> Option<Vec<Explained>> {
-    let options = match pruner.strategy {
+/// pruner explains with the default line options), of the kind `named`
+/// when a command names one; `None` when the text is within the threshold
+/// or gets upstream's cut.
+pub fn explain_text(pruner: &Pruner, text: &[u16], named: Option<&CallKind>) -> Option<Vec<Explained>> {
+    let options = match hinted(pruner.strategy, named) {
         Strategy::Lines(options) => options,
         Strategy::HeadTail => LineOptions::default(),
     };
@@ -142,8 +145,8 @@ mod tests {
         let budgets = Budgets::new(1000, 400, 100).unwrap();
         let head_tail = Pruner { budgets, strategy: Strategy::HeadTail };
         let lines = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
-        assert_eq!(explain_text(&head_tail, &text), explain_text(&lines, &text));
-        assert!(explain_text(&head_tail, &text).is_some());
-        assert_eq!(explain_text(&head_tail, &utf16("short\n")), None);
+        assert_eq!(explain_text(&head_tail, &text, None), explain_text(&lines, &text, None));
+        assert!(explain_text(&head_tail, &text, None).is_some());
+        assert_eq!(explain_text(&head_tail, &utf16("short\n"), None), None);
     }
 }

@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 
+pub mod command_kind;
 pub mod config;
 pub mod content;
 pub mod cpu;
@@ -20,6 +21,7 @@ pub mod hash;
 pub mod markers;
 pub mod pages;
 pub mod parallel;
+pub mod policy;
 pub mod session;
 pub mod signals;
 pub mod strategy;

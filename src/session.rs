@@ -211,7 +211,7 @@ pub fn find_hash(text: &[u16]) -> Option<String> {
 }
 
 #[cfg(test)]
-mod memory;
+pub(crate) mod memory;
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::command_kind::CallKind;
 use crate::content::{Block, render_texts};
 use crate::strategy::lines::{self, Kind};
 use crate::strategy::{Pruner, Strategy};
@@ -22,26 +23,39 @@ pub struct TextPlan {
     pub dropped_lines: usize,
     /// The kind the text was taken to be (one: the text is one block).
     pub kinds: Vec<Kind>,
+    /// The words of the command that named the kind; `None`: the sample did.
+    pub kind_from: Option<String>,
 }
 
 /// `text` planned by `pruner`. `spans` (`[start, end)` code-unit ranges)
-/// are lines the caller wants kept first; only lines mode reads them. A
-/// head/tail pruner cuts as it always does and reports the kind lines mode
-/// would see.
-pub fn plan_text(pruner: &Pruner, text: &[u16], spans: &[Range<usize>]) -> TextPlan {
+/// are lines the caller wants kept first; only lines mode reads them.
+/// `named` is the kind the command that printed the text names, which
+/// lines mode plans by instead of the sample. A head/tail pruner cuts as it
+/// always does and reports the kind lines mode would see.
+pub fn plan_text(pruner: &Pruner, text: &[u16], spans: &[Range<usize>], named: Option<&CallKind>) -> TextPlan {
     let blocks = [Block::Text(text)];
-    let (pruned, kinds) = match pruner.strategy {
+    let (pruned, kinds) = match hinted(pruner.strategy, named) {
         Strategy::Lines(options) => lines::plan_blocks(&blocks, &pruner.budgets, &options, spans),
-        Strategy::HeadTail => (pruner.prune(&blocks), lines::kinds(&blocks)),
+        Strategy::HeadTail => (pruner.prune(&blocks), named.map_or_else(|| lines::kinds(&blocks), |n| vec![n.kind])),
     };
+    let kind_from = named.map(|n| n.reason.clone());
     match pruned {
         Some(p) => TextPlan {
             content: Some(render_texts(&blocks, &p).collect::<Vec<_>>().concat()),
             recoverable: p.recovered(&blocks),
             dropped_lines: p.dropped_lines,
             kinds,
+            kind_from,
         },
-        None => TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds },
+        None => TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds, kind_from },
+    }
+}
+
+/// `strategy`, in lines mode planning every text as `named` says.
+pub fn hinted(strategy: Strategy, named: Option<&CallKind>) -> Strategy {
+    match strategy {
+        Strategy::Lines(options) => Strategy::Lines(lines::LineOptions { kind: named.map(|n| n.kind), ..options }),
+        other => other,
     }
 }
 
@@ -58,17 +72,23 @@ mod tests {
         let text = utf16(&(0..400).map(|i| format!("step {i} of the build\n")).collect::<String>());
         let budgets = Budgets::new(2000, 500, 200).unwrap();
         let lines = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
-        let plan = plan_text(&lines, &text, &[]);
+        let plan = plan_text(&lines, &text, &[], None);
         let content = plan.content.as_deref().expect("over the threshold");
         assert!(plan.dropped_lines > 0 && !plan.recoverable.is_empty());
         assert_eq!(expand(content, &plan.recoverable), text);
         assert_eq!(plan.kinds, [Kind::Log]);
-        let short = plan_text(&lines, &utf16("short\n"), &[]);
+        let short = plan_text(&lines, &utf16("short\n"), &[], None);
         assert_eq!(
             short,
-            TextPlan { content: None, recoverable: BTreeMap::new(), dropped_lines: 0, kinds: vec![Kind::Log] }
+            TextPlan {
+                content: None,
+                recoverable: BTreeMap::new(),
+                dropped_lines: 0,
+                kinds: vec![Kind::Log],
+                kind_from: None
+            }
         );
-        let head_tail = plan_text(&Pruner { budgets, strategy: Strategy::HeadTail }, &text, &[]);
+        let head_tail = plan_text(&Pruner { budgets, strategy: Strategy::HeadTail }, &text, &[], None);
         assert!(head_tail.recoverable.is_empty() && head_tail.content.is_some());
     }
 }

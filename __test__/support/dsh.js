@@ -22,7 +22,8 @@ export async function pruner(Pruner, config) {
  * Appends one closed turn to `session`: a user prompt, then per step an
  * assistant message calling tools and one `tool/result` per call with the
  * given content blocks (and optional extra data fields).
- * @param steps - array of steps; a step is an array of `{ content, isError?, extra? }`.
+ * @param steps - array of steps; a step is an array of `{ content, isError?, extra?, tool?, args? }`
+ *   (`tool` and `args`, the call's name and raw JSON arguments, default to `bash` and `{"k":K}`).
  */
 export function appendTurn(session, turn, steps, { close = true } = {}) {
   session.append('turn/start', { turn })
@@ -30,12 +31,12 @@ export function appendTurn(session, turn, steps, { close = true } = {}) {
   steps.forEach((results, i) => {
     const step = i + 1
     session.append('step/start', { turn, step })
-    const calls = results.map((_, k) => ({ type: 'tool-call', id: `call-${turn}-${step}-${k}`, name: 'bash', arguments: `{"k":${k}}` }))
+    const calls = results.map((r, k) => ({ type: 'tool-call', id: `call-${turn}-${step}-${k}`, name: r.tool ?? 'bash', arguments: r.args ?? `{"k":${k}}` }))
     const assistant = createAssistantMessage({ content: calls, source: { provider: 'test', model: 'test-model' } })
     session.append('assistant/message', { turn, step, message: assistant }, { surfaceOp: 'append' })
     results.forEach((r, k) => {
       const callId = calls[k].id
-      session.append('tool/call', { turn, step, callId, name: 'bash', arguments: calls[k].arguments })
+      session.append('tool/call', { turn, step, callId, name: calls[k].name, arguments: calls[k].arguments })
       const message = createToolResultMessage({ callId, content: r.content, isError: r.isError ?? false })
       session.append('tool/result', { turn, step, message, ...(r.extra ?? {}) }, { surfaceOp: 'append' })
     })

@@ -1,11 +1,11 @@
-//! Lines mode over random block lists and budgets (keepChars included): within budget, smaller, final,
+//! Lines mode over random block lists, budgets (keepChars included) and kind hints: within budget, smaller, final,
 //! deterministic, and every text block expands back to its input exactly
 //! from `recoverable` (lone surrogates included).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use tool_result_pruner::config::{Budgets, PRUNE_MARKER_LEN};
 use tool_result_pruner::guarantees::check_lines;
-use tool_result_pruner::strategy::lines::LineOptions;
+use tool_result_pruner::strategy::lines::{Kind, LineOptions};
 use tool_result_pruner_fuzz::{blocks, core, units, word};
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,19 @@ fuzz_target!(|data: &[u8]| {
     let threshold = MARK + word(data, 0) % 3000;
     let head = word(data, 2) % (threshold - MARK + 1);
     let tail = word(data, 4) % (threshold - MARK + 1 - head);
-    let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6) };
+    // A quarter of the runs plan every text as the sample says; the rest as a kind a command named.
+    let kinds = [
+        None,
+        None,
+        Some(Kind::Log),
+        Some(Kind::Code),
+        Some(Kind::Diff),
+        Some(Kind::Search),
+        Some(Kind::Json),
+        Some(Kind::Listing),
+    ];
+    let kind = kinds[usize::from(data[6] / 8) % kinds.len()];
+    let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6), kind };
     let budgets = Budgets::new(threshold, head, tail).expect("valid by construction");
     // Half the runs set keepChars anywhere in its range; the rest keep head + marker + tail.
     let budgets = if data[7] & 0x80 == 0 {

@@ -2,6 +2,8 @@
 //! `ToolResultPruneConfig` is the shape a caller writes; the core decides
 //! what is valid and says so in upstream's words.
 
+use std::collections::HashMap;
+
 use napi::bindgen_prelude::{JsObjectValue, KeyCollectionMode, KeyConversion, KeyFilter, Object, Unknown};
 use napi::{Env, Result, ValueType};
 use napi_derive::napi;
@@ -12,8 +14,8 @@ use super::strategy_name::StrategyName;
 use super::values::{as_object, number};
 use crate::config::{self, ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw};
 
-/// Character-budget policy and strategy: upstream's three keys and this
-/// package's four. Every key is optional; see `ResolvedConfig` for what
+/// Character-budget policy and strategy: upstream's three keys, this
+/// package's four, and the session policy's four. Every key is optional; see `ResolvedConfig` for what
 /// each resolves to. (The binding reads a config key by key, as the core
 /// asks, not through this struct: it is the shape callers write.)
 #[allow(dead_code, reason = "declared for index.d.ts; never built in Rust")]
@@ -40,6 +42,42 @@ pub struct ToolResultPruneConfig {
     /// Lines mode: lines kept at the start and at the end. Defaults to
     /// `DEFAULT_EDGE_LINES`.
     pub edge_lines: Option<f64>,
+    /// Session policy: meter tokens of the newest over-threshold tool results
+    /// `pruneSession` leaves whole while pruning the older ones brings the
+    /// session under the compaction threshold. Absent: none (upstream's pass).
+    pub recent_tokens: Option<f64>,
+    /// Session policy: the model's context window when the session's last
+    /// request did not record one.
+    pub context_window: Option<f64>,
+    /// Session policy: the compaction threshold ratio when the compaction
+    /// service's cannot be read. Defaults to compaction-basic's, `0.8`.
+    pub threshold_ratio: Option<f64>,
+    /// Session policy: per-tool rules, by tool name. `tool_result_retrieve`
+    /// results are never pruned.
+    pub tools: Option<HashMap<String, ToolRuleConfig>>,
+}
+
+/// One tool's rule: its own budget keys and strategy (the rest the top
+/// level's), or `{ prune: false }`.
+#[allow(dead_code, reason = "declared for index.d.ts; never built in Rust")]
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ToolRuleConfig {
+    /// As the top level's `thresholdChars`.
+    pub threshold_chars: Option<f64>,
+    /// As the top level's `headChars`.
+    pub head_chars: Option<f64>,
+    /// As the top level's `tailChars`.
+    pub tail_chars: Option<f64>,
+    /// As the top level's `strategy`.
+    pub strategy: Option<StrategyName>,
+    /// As the top level's `keepChars`.
+    pub keep_chars: Option<f64>,
+    /// As the top level's `contextLines`.
+    pub context_lines: Option<f64>,
+    /// As the top level's `edgeLines`.
+    pub edge_lines: Option<f64>,
+    /// `false`: this tool's results are never pruned (and the rule has no other key).
+    pub prune: Option<bool>,
 }
 
 /// Resolves and validates a config as upstream does (its keys, defaults,

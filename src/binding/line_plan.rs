@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use napi::bindgen_prelude::Utf16String;
 use napi_derive::napi;
 
-use super::text::recoverable;
+use super::text::{SAMPLE, recoverable};
 use super::text_kind::TextKind;
 use crate::text_plan::TextPlan;
 
@@ -21,6 +21,8 @@ pub struct LinePlan {
     pub dropped_lines: f64,
     /// What the text was taken to be, which decides how it is outlined.
     pub kinds: Vec<TextKind>,
+    /// What decided the kind: the command's words (`` `git diff` ``), or `'sample'`.
+    pub kind_from: String,
 }
 
 impl LinePlan {
@@ -31,6 +33,7 @@ impl LinePlan {
             recoverable: recoverable(plan.recoverable),
             dropped_lines: plan.dropped_lines as f64,
             kinds: plan.kinds.into_iter().map(TextKind::from).collect(),
+            kind_from: plan.kind_from.unwrap_or_else(|| SAMPLE.to_owned()),
         }
     }
 }

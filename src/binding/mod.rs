@@ -24,8 +24,10 @@ mod values;
 mod dsh;
 
 // Exports: constants, functions and the pruner class.
+mod command_kind;
 mod config;
 mod constants;
+mod policy;
 mod pruner;
 mod retrieve;
 mod text;

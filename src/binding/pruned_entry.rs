@@ -6,7 +6,9 @@ use napi::bindgen_prelude::Utf16String;
 use napi_derive::napi;
 
 use super::dsh::types::CallId;
-use super::text::recoverable;
+use super::text::{SAMPLE, recoverable};
+use super::text_kind::TextKind;
+use crate::policy::PolicyEntry;
 use crate::session;
 
 /// Cited source event and size accounting for one landed surface replacement.
@@ -27,23 +29,61 @@ pub struct PrunedEntry<'env> {
     /// Replacement text size in Unicode code points.
     #[napi(readonly)]
     pub chars_after: f64,
-    /// Lines mode only (absent for head/tail): the exact text behind every
-    /// `<<ccr:HASH …>>` marker in the replacement, by hash.
+    /// Under a session policy (always in lines mode): the exact text behind
+    /// every `<<ccr:HASH …>>` marker in the replacement, by hash.
     #[napi(readonly)]
     pub recoverable: Option<BTreeMap<String, Utf16String>>,
+    /// Under a session policy: the meter's price of the original message.
+    #[napi(readonly)]
+    pub tokens_before: Option<f64>,
+    /// Under a session policy: the meter's price of the replacement message.
+    #[napi(readonly)]
+    pub tokens_after: Option<f64>,
+    /// Lines mode: what each text block was planned as.
+    #[napi(readonly)]
+    pub kinds: Option<Vec<TextKind>>,
+    /// Lines mode: the call that named the kind (``bash `git diff` ``), or `'sample'`.
+    #[napi(readonly)]
+    pub kind_from: Option<String>,
 }
 
 impl<'env> PrunedEntry<'env> {
-    /// The entry for `entry`, whose result answered `call_id`; `lines_mode`
-    /// says whether it carries `recoverable`.
-    pub fn new(entry: session::PrunedEntry, call_id: CallId<'env>, lines_mode: bool) -> Self {
+    /// The entry of a head/tail pass for `entry`, whose result answered `call_id`.
+    pub fn new(entry: session::PrunedEntry, call_id: CallId<'env>) -> Self {
         PrunedEntry {
             original_seq: entry.original_seq as f64,
             replacement_seq: entry.replacement_seq as f64,
             call_id,
             chars_before: entry.chars_before as f64,
             chars_after: entry.chars_after as f64,
-            recoverable: lines_mode.then(|| recoverable(entry.recoverable)),
+            recoverable: None,
+            tokens_before: None,
+            tokens_after: None,
+            kinds: None,
+            kind_from: None,
+        }
+    }
+
+    /// The entry of a policy pass for `entry`, whose result answered `call_id`.
+    pub fn from_policy(entry: PolicyEntry, call_id: CallId<'env>) -> Self {
+        let (kinds, kind_from) = match entry.kinds {
+            Some((kinds, named)) => (
+                Some(kinds.into_iter().map(TextKind::from).collect()),
+                Some(named.map_or_else(|| SAMPLE.to_owned(), |n| n.reason)),
+            ),
+            None => (None, None),
+        };
+        PrunedEntry {
+            original_seq: entry.original_seq as f64,
+            replacement_seq: entry.replacement_seq as f64,
+            call_id,
+            chars_before: entry.chars_before as f64,
+            chars_after: entry.chars_after as f64,
+            recoverable: Some(recoverable(entry.recoverable)),
+            tokens_before: Some(entry.tokens_before as f64),
+            tokens_after: Some(entry.tokens_after as f64),
+            kinds,
+            kind_from,
         }
     }
 }

@@ -9,31 +9,38 @@ use napi::{Env, JsValue, Result, ValueType};
 use napi_derive::napi;
 
 use super::blocks::{self, JsBlocks};
+use super::command_kind::command_kind;
 use super::config::resolved;
 use super::dsh::session::JsPruneLog;
 use super::dsh::types::ContentBlock;
 use super::explained_line::ExplainedLine;
 use super::line_plan::LinePlan;
+use super::policy::{self, PolicyOptions, SessionPressure};
 use super::prune_result::PruneResult;
 use super::values::{array_len, number, safe_count, string_arg, type_error};
 use crate::explain::explain_text;
+use crate::policy::{Policy, prune_session_with_policy};
 use crate::session::prune_session;
-use crate::strategy::{Pruner, Strategy};
+use crate::strategy::Pruner;
 use crate::text_plan::plan_text;
 
 /// The native pruner behind the `toolResultPruner` service.
 #[napi]
 pub struct NativePruner {
     pruner: Pruner,
+    /// The session policy, when a key asks for one or lines mode names kinds by the call.
+    policy: Option<Policy>,
 }
 
 #[napi]
 impl NativePruner {
     /// A pruner for `config`, resolved and validated as `resolveConfig`
-    /// does (the same errors).
-    #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
-    pub fn new(env: Env, config: Unknown) -> Result<Self> {
-        Ok(NativePruner { pruner: resolved(&env, &config)?.pruner() })
+    /// does (the same errors), under the session `policy` the plugin
+    /// resolved from the same config.
+    #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig, policy?: PolicyOptions")]
+    pub fn new(env: Env, config: Unknown, policy: Option<PolicyOptions>) -> Result<Self> {
+        let pruner = resolved(&env, &config)?.pruner();
+        Ok(NativePruner { pruner, policy: policy::policy(&env, pruner, policy)? })
     }
 
     /// Code points of the text blocks.
@@ -56,45 +63,60 @@ impl NativePruner {
     }
 
     /// Prunes one stable snapshot of `session.surface`; see the plugin for
-    /// the contract. In lines mode each entry also carries `recoverable`.
+    /// the contract. Under a session policy (lines mode, `tools` or
+    /// `recentTokens`) entries carry more (`PrunedEntry`); `pressure` is
+    /// the host's reading, which `recentTokens` needs.
     #[napi(
         catch_unwind,
-        ts_args_type = "session: Session, host: { estimateMessage(message: Message): number; freezeMessage(message: Message): Message }"
+        ts_args_type = "session: Session, host: { estimateMessage(message: Message): number; freezeMessage(message: Message): Message }, pressure?: SessionPressure"
     )]
     pub fn prune_session<'env>(
         &self,
         env: &'env Env,
         session: Unknown<'env>,
         host: Object<'env>,
+        pressure: Option<SessionPressure>,
     ) -> Result<PruneResult<'env>> {
         let mut log = JsPruneLog::new(env, &session, host)?;
+        if let Some(policy) = &self.policy {
+            let report =
+                prune_session_with_policy(&mut log, policy, pressure.as_ref().and_then(SessionPressure::core))?;
+            return Ok(PruneResult::from_policy(report, log.call_ids, policy.recent_tokens.is_some()));
+        }
         let pruner = self.pruner;
         let report = prune_session(&mut log, |blocks| pruner.prune(blocks))?;
-        let lines_mode = matches!(pruner.strategy, Strategy::Lines(_));
-        Ok(PruneResult::new(report, log.call_ids, lines_mode))
+        Ok(PruneResult::new(report, log.call_ids))
     }
 
     /// The plan for one text as this pruner makes it: the content the model
     /// sees, the text behind each marker, and the lines dropped. `spans`
     /// (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
-    /// in lines mode.
-    #[napi(catch_unwind, ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>")]
-    pub fn plan(&self, env: Env, text: Unknown, spans: Option<Unknown>) -> Result<LinePlan> {
+    /// in lines mode; `command`, the shell command that printed the text,
+    /// names its kind where it is unambiguous (`kindFrom` says which decided).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string"
+    )]
+    pub fn plan(&self, env: Env, text: Unknown, spans: Option<Unknown>, command: Option<Unknown>) -> Result<LinePlan> {
+        let named = command_kind(&env, command.as_ref(), "planLines: options.command")?;
         let units = string_arg(&env, &text, "planLines: text")?;
         let spans = match spans {
             Some(spans) if spans.get_type()? != ValueType::Undefined => spans_arg(&env, &spans)?,
             _ => Vec::new(),
         };
-        let plan = plan_text(&self.pruner, &units, &spans);
+        let plan = plan_text(&self.pruner, &units, &spans, named.as_ref());
         Ok(LinePlan::new(plan, units))
     }
 
     /// Each line of `text` with its class and fate in lines mode; `null` when
-    /// the text is within the threshold or gets upstream's cut.
-    #[napi(catch_unwind, ts_args_type = "text: string")]
-    pub fn explain(&self, env: Env, text: Unknown) -> Result<Option<Vec<ExplainedLine>>> {
+    /// the text is within the threshold or gets upstream's cut. `command`
+    /// names the kind as in `plan`.
+    #[napi(catch_unwind, ts_args_type = "text: string, command?: string")]
+    pub fn explain(&self, env: Env, text: Unknown, command: Option<Unknown>) -> Result<Option<Vec<ExplainedLine>>> {
         let units = string_arg(&env, &text, "explain: text")?;
-        Ok(explain_text(&self.pruner, &units).map(|lines| lines.iter().map(ExplainedLine::from).collect()))
+        let named = command_kind(&env, command.as_ref(), "explain: command")?;
+        let explained = explain_text(&self.pruner, &units, named.as_ref());
+        Ok(explained.map(|lines| lines.iter().map(ExplainedLine::from).collect()))
     }
 }
 

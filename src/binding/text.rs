@@ -50,6 +50,9 @@ pub fn format_retrieval_marker(hash: String, count: u32, unit: MarkerUnit) -> St
     format_marker(&hash, u64::from(count), unit)
 }
 
+/// `kindFrom` when the text's own sample decided its kind (no command named it).
+pub const SAMPLE: &str = "sample";
+
 /// Hash → dropped text, as JS strings (exact: lone surrogates included).
 pub fn recoverable(map: BTreeMap<String, Vec<u16>>) -> BTreeMap<String, Utf16String> {
     map.into_iter().map(|(hash, text)| (hash, Utf16String::from(text))).collect()

@@ -63,6 +63,10 @@ impl Key {
     }
 }
 
+/// The session policy's keys, after [`Key::ALL`] in the allowed list. The
+/// plugin resolves them (`plugin/policy.ts`); here they are only allowed.
+pub const POLICY_KEYS: [&str; 4] = ["recentTokens", "contextWindow", "thresholdRatio", "tools"];
+
 /// How over-budget text is cut, as the config names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StrategyName {
@@ -184,14 +188,16 @@ pub fn not_an_object(described: &[u16]) -> ConfigError {
 }
 
 /// Checks a config's own enumerable keys (`Object.keys`, in order): the
-/// first unknown one is refused, naming the allowed keys. Resolution checks
+/// first unknown one is refused, naming the allowed keys ([`Key::ALL`],
+/// then [`POLICY_KEYS`]). Resolution checks
 /// the keys before it reads any value.
 pub fn check_keys(keys: &[Vec<u16>]) -> Result<(), ConfigError> {
-    let known = |key: &[u16]| Key::ALL.iter().any(|k| k.name().encode_utf16().eq(key.iter().copied()));
+    let names = || Key::ALL.map(Key::name).into_iter().chain(POLICY_KEYS);
+    let known = |key: &[u16]| names().any(|name| name.encode_utf16().eq(key.iter().copied()));
     match keys.iter().find(|key| !known(key)) {
         None => Ok(()),
         Some(key) => {
-            let allowed = Key::ALL.map(Key::name).join(", ");
+            let allowed = names().collect::<Vec<_>>().join(", ");
             let message = Message::new().say("unknown key \"").quote(key).say("\" (allowed: ").say(&allowed).say(")");
             Err(message.error(ErrorKind::Type))
         }
@@ -354,7 +360,7 @@ impl ResolvedConfig {
 
     /// Lines mode's options (a count past `usize` saturates: it means "all").
     pub fn line_options(&self) -> LineOptions {
-        LineOptions { context: self.context_lines as usize, edge: self.edge_lines as usize }
+        LineOptions { context: self.context_lines as usize, edge: self.edge_lines as usize, kind: None }
     }
 }
 

@@ -15,6 +15,7 @@
 //! and every step after the keyword scan visits signal lines only.
 
 pub mod classify;
+pub mod diagnostics;
 pub mod frames;
 pub(crate) mod prefilter;
 pub mod rules;
@@ -52,7 +53,8 @@ pub struct LineSignal {
     /// Part of a stack trace, and whose code the frame is.
     pub frame: Frame,
     flags: u16,
-    /// Template of a failure or summary line (0 for other lines).
+    /// Template of a failure or summary line, or a diagnostic's rule (0
+    /// for other lines).
     pub template: u32,
 }
 
@@ -65,6 +67,11 @@ const STATES_VALUE: u16 = 32;
 const JOB_VERDICT: u16 = 64;
 const TRACEBACK: u16 = 128;
 const PANIC: u16 = 256;
+const DIAGNOSTIC: u16 = 512;
+const SEVERITY_SHIFT: u16 = 10;
+const SEVERITY: u16 = 3 << SEVERITY_SHIFT;
+const LOCATED_BELOW: u16 = 4096;
+const FILE_HEADER: u16 = 8192;
 
 macro_rules! flag {
     ($get:ident, $set:ident, $bit:ident, $doc:literal) => {
@@ -101,6 +108,30 @@ impl LineSignal {
     );
     flag!(traceback, set_traceback, TRACEBACK, "A strong failure that opens a Python traceback.");
     flag!(panic, set_panic, PANIC, "A strong failure that reports a Rust panic (its message is the next line).");
+    flag!(
+        diagnostic,
+        set_diagnostic,
+        DIAGNOSTIC,
+        "A linter's, type checker's or compiler's finding (see [`diagnostics`])."
+    );
+    flag!(
+        located_below,
+        set_located_below,
+        LOCATED_BELOW,
+        "A diagnostic whose location is the next line (`  --> path:12:5`)."
+    );
+    flag!(file_header, set_file_header, FILE_HEADER, "The file header above diagnostics that give only `line:column`.");
+
+    /// A diagnostic's severity (meaningful when [`Self::diagnostic`]).
+    pub fn severity(&self) -> diagnostics::Severity {
+        use diagnostics::Severity::*;
+        [Note, Unstated, Warning, Error][usize::from((self.flags & SEVERITY) >> SEVERITY_SHIFT)]
+    }
+
+    /// Sets [`Self::severity`].
+    pub fn set_severity(&mut self, severity: diagnostics::Severity) {
+        self.flags = (self.flags & !SEVERITY) | ((severity as u16) << SEVERITY_SHIFT);
+    }
 
     /// Whether the line carries anything at all.
     pub fn is_signal(&self) -> bool {
@@ -133,6 +164,8 @@ pub struct Signals {
     last_template: u32,
     /// The frames of every text scanned, indexed.
     traces: Traces,
+    /// The file headers above bare-located diagnostics, ascending.
+    file_headers: Vec<u32>,
 }
 
 impl Signals {
@@ -147,6 +180,13 @@ impl Signals {
     /// The traces the scans followed: runs of frame lines and their heads.
     pub fn traces(&self) -> &Traces {
         &self.traces
+    }
+
+    /// The nearest file header at or above line `k` (see
+    /// [`LineSignal::file_header`]).
+    pub fn file_header_above(&self, k: usize) -> Option<usize> {
+        let i = self.file_headers.partition_point(|&h| h as usize <= k);
+        i.checked_sub(1).map(|i| self.file_headers[i] as usize)
     }
 
     /// Template ids run from 1 to this (0 is no template).

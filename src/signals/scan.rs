@@ -8,8 +8,9 @@
 use std::ops::Range;
 
 use super::classify::{Classifier, Verdict};
+use super::diagnostics::{self, Diagnostic};
 use super::templates::{self, Templates};
-use super::{Failure, LineSignal, ScanCost, Signals, prefilter, traces};
+use super::{Failure, LineSignal, ScanCost, Signals, prefilter, traces, view};
 use crate::text::TextLines;
 
 impl Signals {
@@ -20,13 +21,15 @@ impl Signals {
             return;
         }
         let windows = prefilter::windows(lines);
+        let findings = lists_findings(lines);
         let mut reading = Reading::new(self, base);
         Classifier::with(|c| {
             let mut templates = Templates::new(lines.text.len(), reading.signals.last_template);
             // Each window's verdicts, taken in line order: templates, records.
             let mut take = |chunk: Chunk, templates: &mut Templates| {
-                reading.cost.flagged += chunk.verdicts.len();
-                for (k, verdict, words) in chunk.iter() {
+                reading.cost.flagged += chunk.entries.len();
+                for (e, words) in chunk.iter() {
+                    let (k, verdict) = (e.line as usize, e.verdict);
                     let mut s = LineSignal { failure: verdict.failure, ..LineSignal::default() };
                     s.set_pass(verdict.pass);
                     s.set_summary(verdict.summary);
@@ -37,6 +40,17 @@ impl Signals {
                     if verdict.templated() {
                         s.template = templates.id_of_words(words);
                     }
+                    if let Some(d) = e.diagnostic {
+                        // A finding is grouped by its rule, not by its words.
+                        s.set_diagnostic(true);
+                        s.set_severity(d.severity);
+                        s.set_located_below(e.located_below);
+                        s.template = templates.id_of_words(&rule_words(&d));
+                    }
+                    if e.file_header {
+                        s.set_file_header(true);
+                        reading.signals.file_headers.push((base + k) as u32);
+                    }
                     if s.is_signal() {
                         reading.push(k, s);
                     }
@@ -44,7 +58,7 @@ impl Signals {
             };
             // One pass over the windows, the keyword scan and the verdicts of
             // each; on two threads for a large text, taken in order here.
-            let read = |c: &mut Classifier, w: usize| Chunk::read(c, lines, windows[w].clone());
+            let read = |c: &mut Classifier, w: usize| Chunk::read(c, lines, windows[w].clone(), findings);
             if lines.text.len() < crate::parallel::PARALLEL_FROM {
                 for w in 0..windows.len() {
                     let chunk = read(c, w);
@@ -99,37 +113,124 @@ impl Signals {
 /// Windows read ahead of the one being taken, at most.
 const CHUNK_DEPTH: usize = 4;
 
-/// The verdicts of the flagged lines of a window, and the words of the
-/// templated ones, ready to be taken in order.
+/// Whether `lines` read as a tool's list of findings (see
+/// [`diagnostics::mostly_findings`]), from a sample: the first lines and a
+/// spread of the rest.
+fn lists_findings(lines: TextLines<'_>) -> bool {
+    let n = lines.len();
+    let half = diagnostics::SAMPLE / 2;
+    let spread = (0..half).map(move |i| half + i * n.saturating_sub(half) / half);
+    let sample = (0..n.min(half)).chain(spread.filter(move |_| n > half));
+    let mut v = String::new();
+    diagnostics::mostly_findings(sample.map(|k| {
+        view(lines.line(k), &mut v);
+        v.clone()
+    }))
+}
+
+/// The template words of a diagnostic's rule: the rule and severity
+/// folded into the first word (which keys the template table, so lines of
+/// other rules are never compared with it), then a mark no word hash
+/// gives; neither is the wildcard.
+fn rule_words(d: &Diagnostic) -> [templates::Word; 2] {
+    const MARK: templates::Word = 0xD1A6_0001;
+    let folded = (d.rule ^ (d.rule >> 32)) as u32 ^ (d.severity as u32) << 28;
+    [folded | 1, MARK]
+}
+
+/// What a window's read lines say: a flagged line's verdict, a
+/// diagnostic, a file header.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    line: u32,
+    verdict: Verdict,
+    /// Where the line's template words are in [`Chunk::words`], and how many.
+    words: (u32, u8),
+    diagnostic: Option<Diagnostic>,
+    located_below: bool,
+    file_header: bool,
+}
+
+/// The entries of a window, and the words of the templated lines, ready
+/// to be taken in order.
 struct Chunk {
-    verdicts: Vec<(u32, Verdict, u32, u8)>,
+    entries: Vec<Entry>,
     words: Vec<templates::Word>,
 }
 
 impl Chunk {
     /// Reads window `window` of `lines` with `c`: the keyword scan, then the
-    /// verdict of each flagged line.
-    fn read(c: &mut Classifier, lines: TextLines<'_>, window: Range<usize>) -> Chunk {
+    /// verdict and diagnostic of each flagged line; where the text lists
+    /// `findings`, every line is read as a possible diagnostic too.
+    fn read(c: &mut Classifier, lines: TextLines<'_>, window: Range<usize>, findings: bool) -> Chunk {
         let mut flagged = std::mem::take(&mut c.flagged);
         flagged.clear();
-        prefilter::flag_window(lines, window, &mut c.buffers, &mut flagged);
-        let mut chunk = Chunk { verdicts: Vec::with_capacity(flagged.len()), words: Vec::new() };
+        prefilter::flag_window(lines, window.clone(), &mut c.buffers, &mut flagged);
+        let mut chunk = Chunk { entries: Vec::with_capacity(flagged.len()), words: Vec::new() };
         let mut words = [0; templates::MAX_WORDS];
-        for f in &flagged {
-            let verdict = c.classify(lines.line(f.line as usize), f.gate);
-            let len = if verdict.templated() { templates::words_of(&c.view, &mut words) } else { 0 };
-            chunk.verdicts.push((f.line, verdict, chunk.words.len() as u32, len as u8));
-            chunk.words.extend_from_slice(&words[..len]);
+        let mut next_flagged = flagged.iter().peekable();
+        let (mut other, mut below) = (String::new(), String::new());
+        // The line before, when it could be a file header (findings only).
+        let mut header_candidate = window.start.checked_sub(1).filter(|_| findings).and_then(|k| {
+            view(lines.line(k), &mut other);
+            diagnostics::is_file_header(&other).then_some(k)
+        });
+        let (mut every, mut only_flagged) = (window.clone(), flagged.iter().map(|f| f.line as usize));
+        let read_lines: &mut dyn Iterator<Item = usize> = if findings { &mut every } else { &mut only_flagged };
+        for k in read_lines {
+            let mut entry = Entry { line: k as u32, ..Entry::default() };
+            let is_flagged = next_flagged.peek().is_some_and(|f| f.line as usize == k);
+            let text: &str = if is_flagged {
+                let f = next_flagged.next().expect("peeked");
+                entry.verdict = c.classify(lines.line(k), f.gate);
+                &c.view
+            } else if diagnostics::worth_reading(lines.line(k)) {
+                view(lines.line(k), &mut other);
+                &other
+            } else {
+                header_candidate = None;
+                continue;
+            };
+            entry.diagnostic = if findings && (!is_flagged || diagnostics::worth_reading(lines.line(k))) {
+                diagnostics::read(text)
+            } else {
+                None
+            };
+            // A finding is grouped by its rule: its words are not needed.
+            if entry.diagnostic.is_none() && entry.verdict.templated() {
+                let len = templates::words_of(text, &mut words);
+                entry.words = (chunk.words.len() as u32, len as u8);
+                chunk.words.extend_from_slice(&words[..len]);
+            }
+            if let Some(d) = entry.diagnostic {
+                if d.unlocated && k + 1 < lines.len() {
+                    view(lines.line(k + 1), &mut below);
+                    entry.located_below = diagnostics::is_location_line(&below);
+                }
+                if d.bare
+                    && let Some(h) = header_candidate.take()
+                {
+                    chunk.entries.push(Entry { line: h as u32, file_header: true, ..Entry::default() });
+                }
+            }
+            let header = findings && entry.diagnostic.is_none() && diagnostics::is_file_header(text);
+            if findings {
+                header_candidate = header.then_some(k);
+            }
+            if is_flagged || entry.diagnostic.is_some() {
+                chunk.entries.push(entry);
+            }
         }
         c.flagged = flagged;
         chunk
     }
 
-    /// (line, verdict, words) in line order.
-    fn iter(&self) -> impl Iterator<Item = (usize, Verdict, &[templates::Word])> + '_ {
-        self.verdicts
-            .iter()
-            .map(|&(k, v, at, len)| (k as usize, v, &self.words[at as usize..at as usize + len as usize]))
+    /// Each entry with its template words, in line order.
+    fn iter(&self) -> impl Iterator<Item = (&Entry, &[templates::Word])> + '_ {
+        self.entries.iter().map(|e| {
+            let (at, len) = (e.words.0 as usize, usize::from(e.words.1));
+            (e, &self.words[at..at + len])
+        })
     }
 }
 

@@ -240,3 +240,23 @@ fn glyphs_flag_a_line_only_where_its_text_starts() {
     assert_eq!(signals.cost.flagged, 1);
     assert_eq!(signals.get(1).failure, Failure::Strong);
 }
+
+#[test]
+fn diagnostics_are_grouped_by_rule() {
+    let mut log = String::from("$ flake8 src\n");
+    for i in 0..300 {
+        log.push_str(&format!(
+            "src/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+            i % 7,
+            i + 9,
+            80 + i % 30
+        ));
+    }
+    log.push_str("src/core.py:212:5: F821 undefined name 'term_lenght'\n");
+    let s = classify(&log);
+    assert!(!s[0].diagnostic());
+    assert!(s[1..].iter().all(|s| s.diagnostic()), "every finding read");
+    // One rule for the flood, another for the one that differs.
+    assert!(s[1..301].iter().all(|d| d.template == s[1].template));
+    assert_ne!(s[301].template, s[1].template);
+}

@@ -29,8 +29,9 @@ const mean = (xs) => (xs.length === 0 ? 0 : Math.round(xs.reduce((a, b) => a + b
  * @param run - what `replay` returned.
  * @param options.largeChars - the size over which a pruner may cut a result (thresholdChars).
  * @param options.contextWindow - the model's window: compaction-basic's pressure line, and requests over it.
+ * @param options.recentTokens - the policy's window: large results priced at most this many meter tokens "fit".
  */
-export function measure(run, { largeChars, contextWindow }) {
+export function measure(run, { largeChars, contextWindow, recentTokens }) {
   const conversation = run.requests.filter((r) => r.kind === 'conversation')
   // A result is read whole when a request to the model carried its full text.
   const whole = new Set()
@@ -39,6 +40,7 @@ export function measure(run, { largeChars, contextWindow }) {
   }
   const readWhole = (call) => whole.has(`${call.callId}\u0000${call.output}`)
   const large = run.calls.filter((c) => codePoints(c.output) > largeChars)
+  const fitting = large.filter((c) => c.tokens <= recentTokens)
 
   // Cache prefix: per request, the tokens before the first unit that differs
   // from the previous request's prompt (summary requests included: the
@@ -60,6 +62,8 @@ export function measure(run, { largeChars, contextWindow }) {
     readWhole: run.calls.filter(readWhole).length,
     largeResults: large.length,
     largeReadWhole: large.filter(readWhole).length,
+    fittingResults: fitting.length,
+    fittingReadWhole: fitting.filter(readWhole).length,
     conversationRequests: conversation.length,
     summaryRequests: run.requests.filter((r) => r.kind === 'summary').length,
     summaries: run.events.filter((e) => e.type === 'compaction/summary').length,

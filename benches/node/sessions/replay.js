@@ -9,7 +9,7 @@
 // script's outputs. Nothing else is stubbed: compaction-basic decides when
 // to prune and summarise, before each step, as it does in dsh.
 import { Context } from '@deepseek-ai/cordis'
-import Llm, { createUserMessage } from '@deepseek-ai/dsh-llm'
+import Llm, { createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as DeepSeek from '@deepseek-ai/dsh-llm-deepseek'
 import SessionStore from '@deepseek-ai/dsh-session'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
@@ -165,6 +165,8 @@ export async function replay(session, contender, { contextWindow }) {
                   offScript.push(`${spec.name} ${JSON.stringify(args).slice(0, 200)}`)
                   throw new Error(`${spec.name}: called out of script`)
                 }
+                // The meter's price of the result as it lands, for the recent-window measure.
+                entry.tokens = ctx.tokenMeter.estimateMessage(createToolResultMessage({ callId: entry.callId, content: [{ type: 'text', text: entry.output }], isError: false }))
                 return entry.output
               },
             }),

@@ -32,7 +32,7 @@ use crate::session::Seq;
 /// The `type` of a tool result event.
 const TOOL_RESULT: &str = "tool/result";
 /// The `type` of a tool call event.
-const TOOL_CALL: &str = "tool/call";
+pub(in crate::binding) const TOOL_CALL: &str = "tool/call";
 /// The `type` of the shadow-price event pruning appends before a replacement.
 const COMPACTION_PRUNE: &str = "compaction/prune";
 /// The `surfaceOp.op` of a replacement.
@@ -106,12 +106,12 @@ impl ReplacementOptions {
 }
 
 /// A sequence number read from JS: a non-negative safe integer.
-fn as_seq(value: &Unknown<'_>) -> Result<Option<Seq>> {
+pub(in crate::binding) fn as_seq(value: &Unknown<'_>) -> Result<Option<Seq>> {
     Ok(number(value)?.and_then(safe_count))
 }
 
 /// True for an object whose `type` is the string `kind`.
-fn has_type(value: &Unknown<'_>, kind: &str) -> Result<bool> {
+pub(in crate::binding) fn has_type(value: &Unknown<'_>, kind: &str) -> Result<bool> {
     let Some(event) = as_object(value)? else { return Ok(false) };
     is_str(&get(&event, c"type")?, kind)
 }

@@ -21,7 +21,7 @@ use crate::session::{BlockList, EventKind, PruneLog, RetrieveLog, Seq};
 
 /// A dsh `Session`, read for one native call; `what` names the call in errors.
 pub struct JsSession<'env> {
-    env: &'env Env,
+    pub(in crate::binding) env: &'env Env,
     session: Object<'env>,
     what: &'static str,
     /// `session.events`, read once.
@@ -37,7 +37,8 @@ impl<'env> JsSession<'env> {
         Ok(JsSession { env, session, what, events: None })
     }
 
-    fn events(&mut self) -> Result<(Object<'env>, u32)> {
+    /// `session.events` and its length, read once.
+    pub(in crate::binding) fn events(&mut self) -> Result<(Object<'env>, u32)> {
         if let Some(events) = self.events {
             return Ok(events);
         }
@@ -47,7 +48,7 @@ impl<'env> JsSession<'env> {
     }
 
     /// The event at `seq`, if the log has one.
-    fn event(&mut self, seq: Seq) -> Result<Option<Unknown<'env>>> {
+    pub(in crate::binding) fn event(&mut self, seq: Seq) -> Result<Option<Unknown<'env>>> {
         let (events, len) = self.events()?;
         Ok(if seq < u64::from(len) { Some(events.get_element(seq as u32)?) } else { None })
     }
@@ -102,18 +103,21 @@ impl RetrieveLog for JsSession<'_> {
 
 /// A dsh `Session` and the plugin's host hooks, for one `pruneSession` call.
 pub struct JsPruneLog<'env> {
-    log: JsSession<'env>,
-    host: Object<'env>,
+    pub(in crate::binding) log: JsSession<'env>,
+    pub(in crate::binding) host: Object<'env>,
     /// The call id of each replaced result, in the order replaced.
     pub call_ids: Vec<CallId<'env>>,
+    /// Call id → `tool/call` event seq, read once when a call is looked up
+    /// by id (see `binding::policy`).
+    pub(in crate::binding) calls_by_id: Option<std::collections::HashMap<Vec<u16>, u32>>,
 }
 
 /// The pieces of a `tool/result` event that its replacement rebuilds.
 pub struct JsContent<'env> {
     data: Object<'env>,
-    message: Object<'env>,
-    result: Object<'env>,
-    blocks: JsBlocks<'env>,
+    pub(in crate::binding) message: Object<'env>,
+    pub(in crate::binding) result: Object<'env>,
+    pub(in crate::binding) blocks: JsBlocks<'env>,
 }
 
 impl BlockList for JsContent<'_> {
@@ -125,7 +129,12 @@ impl BlockList for JsContent<'_> {
 impl<'env> JsPruneLog<'env> {
     /// The log of `session`, priced and frozen through `host`.
     pub fn new(env: &'env Env, session: &Unknown<'env>, host: Object<'env>) -> Result<Self> {
-        Ok(JsPruneLog { log: JsSession::new(env, session, "pruneSession")?, host, call_ids: Vec::new() })
+        Ok(JsPruneLog {
+            log: JsSession::new(env, session, "pruneSession")?,
+            host,
+            call_ids: Vec::new(),
+            calls_by_id: None,
+        })
     }
 
     /// `data` and `data.message` of the tool result at `seq`, checked.

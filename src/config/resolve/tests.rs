@@ -52,13 +52,13 @@ fn the_defaults_are_upstreams_and_keep_what_head_tail_keeps() {
 
 #[test]
 fn unknown_keys_are_refused_first_with_the_allowed_list() {
-    assert_eq!(check_keys(&[utf16("thresholdChars"), utf16("edgeLines")]), Ok(()));
+    assert_eq!(check_keys(&[utf16("thresholdChars"), utf16("edgeLines"), utf16("tools")]), Ok(()));
     let e = check_keys(&[utf16("headChars"), utf16("bogus\u{e9}"), utf16("other")]).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Type);
     assert_eq!(
         e.to_string(),
         "ToolResultPruneConfig: unknown key \"bogus\u{e9}\" (allowed: thresholdChars, headChars, tailChars, \
-         strategy, keepChars, contextLines, edgeLines)"
+         strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools)"
     );
     // A lone surrogate in a key is quoted as it is.
     let lone = vec![u16::from(b'k'), 0xD800];

@@ -8,7 +8,9 @@
 //!    test run, a build or a CI job is at the end.
 //! 2. **Failure detail** ([`LogPlan::failure_detail`]), while a share for
 //!    the start ([`START_SHARE`]) is held back: lines a caller's spans
-//!    touch; distinct failure lines, each with the lines that explain it
+//!    touch; the first diagnostic of each rule, the rarest first (see
+//!    [`rank::rank_diagnostics`]); distinct failure lines, each with the
+//!    lines that explain it
 //!    (the block under it, the lines just above); clusters ranked last,
 //!    first, then inwards; summaries, the closing ones first; stack traces
 //!    by meaning (the first frame in the project's own code, the first and
@@ -161,6 +163,15 @@ impl LogPlan<'_, '_, '_> {
                 self.keep.add(k, cap, Reason::Summary);
             }
         }
+        // The first finding of each rule, the rarest first, with the lines
+        // that say where it is; at most half of what is left for failures,
+        // so a text of findings that each differ does not starve the rest.
+        let diagnostics = rank::rank_diagnostics(self.signals);
+        let left = failure_limit.saturating_sub(self.keep.cost());
+        self.keep.set_limit(self.keep.cost() + left / 2);
+        for &k in &diagnostics.distinct {
+            self.keep_diagnostic(k as usize, Reason::Failure);
+        }
         self.keep.set_limit(failure_limit);
         let ranked = rank::rank_failures(self.signals, self.index);
         // Each distinct failure with its nearest causes and its trace's key frames...
@@ -207,8 +218,17 @@ impl LogPlan<'_, '_, '_> {
                 self.keep.add(k, cap, Reason::Weak);
             }
         }
+        for &k in &diagnostics.distinct {
+            self.keep_diagnostic(k as usize, Reason::Failure);
+        }
         for i in spread_positions(ranked.repeats.len()) {
             self.keep.add(ranked.repeats[i] as usize, cap, Reason::Repeat);
+        }
+        for i in spread_positions(diagnostics.repeats.len()) {
+            if self.keep.full() {
+                break;
+            }
+            self.keep_diagnostic(diagnostics.repeats[i] as usize, Reason::Repeat);
         }
         let traces: Vec<_> = self.signals.traces().all().collect();
         for trace in traces {
@@ -239,17 +259,22 @@ impl LogPlan<'_, '_, '_> {
     /// ends. Each anchor grows on each side until a line there is refused or its
     /// text ends, at most [`WIDE_CONTEXT`] (or `contextLines`) away; the
     /// configured context comes first, wider only after the ends have
-    /// grown. Kept lines are stepped over in one jump, so the work is
+    /// grown; with `contextLines: 0`, none. Kept lines are stepped over in one jump, so the work is
     /// bounded by the anchors and the lines added, not by the distance.
     fn context(&mut self, ends_ratio: (usize, usize)) {
         let cap = self.cap;
+        // `contextLines: 0` asks for no neighbours at all: the rest goes to the ends.
+        if self.options.context == 0 {
+            self.grow_ends(ends_ratio);
+            return;
+        }
         let anchors: Vec<usize> = self
             .keep
             .kept()
             .iter()
             .filter(|&k| {
                 let s = self.get(k);
-                s.failure > Failure::None || s.summary() || self.touched.binary_search(&k).is_ok()
+                s.failure > Failure::None || s.summary() || s.diagnostic() || self.touched.binary_search(&k).is_ok()
             })
             .collect();
         let reach = WIDE_CONTEXT.max(self.options.context);
@@ -308,6 +333,24 @@ impl LogPlan<'_, '_, '_> {
     /// from the end, until one from each side has been refused.
     fn grow_ends(&mut self, (front, back): (usize, usize)) {
         grow_ends(&mut self.keep, self.index.line_count(), self.cap, (front, back));
+    }
+
+    /// Keeps diagnostic line `k` for `reason`, and where it is: its
+    /// location line below, or the file header above bare `line:column`
+    /// findings.
+    fn keep_diagnostic(&mut self, k: usize, reason: Reason) {
+        let s = self.get(k);
+        if !self.keep.add(k, self.cap, reason) && !self.keep.is_kept(k) {
+            return;
+        }
+        if s.located_below() {
+            self.keep.add(k + 1, self.cap, Reason::Cause);
+        }
+        if let Some(h) =
+            self.signals.file_header_above(k).filter(|&h| h < k && self.index.text_of(h) == self.index.text_of(k))
+        {
+            self.keep.add(h, self.cap, Reason::Cause);
+        }
     }
 
     /// The cause lines of failure line `k` kept right after it: those stating

@@ -60,11 +60,14 @@ pub struct LineOptions {
     pub context: usize,
     /// Lines kept at least at the start and at the end.
     pub edge: usize,
+    /// The kind of every text, when the caller knows it (the command that
+    /// printed it); `None`: each text's sample decides ([`kind`]).
+    pub kind: Option<Kind>,
 }
 
 impl Default for LineOptions {
     fn default() -> Self {
-        LineOptions { context: DEFAULT_CONTEXT_LINES as usize, edge: DEFAULT_EDGE_LINES as usize }
+        LineOptions { context: DEFAULT_CONTEXT_LINES as usize, edge: DEFAULT_EDGE_LINES as usize, kind: None }
     }
 }
 

@@ -50,9 +50,11 @@ const SIGNATURE: PatternID = PatternID::new_unchecked(1);
 const IMPORT: PatternID = PatternID::new_unchecked(2);
 const COMMENT: PatternID = PatternID::new_unchecked(3);
 
-/// Source: top-level definitions, nested definitions (methods), the first
-/// line of the top-level ones' doc comments, imports, then signature
-/// continuations.
+/// Source: top-level declarations (types, functions), the first imports
+/// and top-level values (constants, `#define`s), nested declarations
+/// (methods), the first line of the top-level ones' doc comments, the
+/// other values and imports, then signature continuations. A value bound inside a body is
+/// a statement, in no tier.
 fn code(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let p = patterns();
     CODE_CACHE.with_borrow_mut(|cache| code_with(lines, p, cache))
@@ -83,6 +85,7 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     let mut set = PatternSet::new(4);
     let n = lines.len();
     let (mut top, mut nested, mut docs, mut imports, mut continued) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut values = vec![];
     // Comment and decorator lines right above the current one.
     let mut doc_run = 0;
     let mut v = String::new();
@@ -101,8 +104,11 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         }
         let comment = set.contains(COMMENT);
         let is_def = (set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(&v);
-        if is_def {
-            if indent(&v) == 0 {
+        let value = is_def && is_value(&v);
+        if is_def && !(value && indent(&v) > 0) {
+            if value {
+                values.push(k as u32);
+            } else if indent(&v) == 0 {
                 top.push(k as u32);
                 if doc_run > 0 {
                     docs.push((k - doc_run) as u32);
@@ -121,8 +127,44 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         let doc_like = comment || t.starts_with('@') || t.starts_with("#[");
         doc_run = if doc_like { (doc_run + 1).min(DOC_REACH) } else { 0 };
     }
+    // The first imports say what the file builds on; the rest come late.
+    // So do the first values (a header's guard, its first constants).
+    let rest_of_imports = imports.split_off(imports.len().min(FIRST_ENTRIES));
+    let rest_of_values = values.split_off(values.len().min(FIRST_ENTRIES));
+    imports.append(&mut values);
     // Signature continuations follow their definition, so they come in order.
-    vec![top, nested, docs, imports, continued]
+    vec![top, imports, nested, docs, rest_of_values, rest_of_imports, continued]
+}
+
+/// Imports, and values, kept right after the top-level declarations.
+const FIRST_ENTRIES: usize = 4;
+
+/// Whether definition line `v` binds a value rather than declaring a type
+/// or a function: `let`, `var`, `const`, `static` (not `const fn`, not a
+/// closure or function bound to a name) and `#define`. Those nested in a
+/// body are statements; those at the top come after the declarations.
+fn is_value(v: &str) -> bool {
+    let mut t = v.trim_start();
+    if let Some(directive) = t.strip_prefix('#') {
+        return directive.trim_start().starts_with("define");
+    }
+    loop {
+        let before = t;
+        for modifier in ["export ", "pub(crate) ", "pub(super) ", "pub ", "declare "] {
+            t = t.strip_prefix(modifier).unwrap_or(t);
+        }
+        if t == before {
+            break;
+        }
+    }
+    let Some(rest) = ["let ", "var ", "const ", "static "].iter().find_map(|k| t.strip_prefix(k)) else { return false };
+    // A parameter list before any `=` makes it a function (`static int f(void)`).
+    let head = rest.split('=').next().unwrap_or(rest);
+    !(rest.starts_with("fn ")
+        || rest.starts_with("unsafe fn ")
+        || head.contains('(')
+        || v.contains("=>")
+        || v.contains("function"))
 }
 
 /// Statements that read like signatures (`if (x) {`, `return f(y);`).
@@ -395,9 +437,17 @@ mod tests {
             "import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\nclass K:\n    def m(self):\n        pass\n",
         );
         assert_eq!(code[0], vec![3, 6]); // def add, class K
-        assert_eq!(code[1], vec![7]); // def m
-        assert_eq!(code[2], vec![2]); // the comment above def add
-        assert_eq!(code[3], vec![0]); // import os
+        assert_eq!(code[1], vec![0]); // import os, among the first imports
+        assert_eq!(code[2], vec![7]); // def m
+        assert_eq!(code[3], vec![2]); // the comment above def add
+        // Values after declarations; a value bound in a body is no entry.
+        let c = tiers_of(
+            Kind::Code,
+            "#define LIMIT 4\nstatic int counts[4] = {0};\nstatic int count(void);\nconst fn f() {}\nfn g() {\n    let x = 1;\n}\nexport const h = (a) => a;\n",
+        );
+        assert_eq!(c[0], vec![2, 3, 4, 7]); // count, f, g, h
+        assert_eq!(c[1], vec![0]); // LIMIT, among the first values
+        assert!(c.iter().all(|t| !t.contains(&5)), "let x in a body: {c:?}");
         let hits = tiers_of(Kind::Search, "a.py:1:x\na.py:2:y\nb.py:5:z\nc.py:7:w\n");
         assert_eq!(hits[0], vec![0, 2, 3]);
         assert_eq!(hits[1], vec![1]);

@@ -60,10 +60,11 @@ pub(super) fn choose(
     let mut keep = KeepSet::new(index, budget, head_tail, explain)?;
     let n = index.line_count();
     // Wider than the text means the whole text; clamping keeps loops short.
-    let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n) };
+    let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n), ..*options };
     let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
     let texts = index.texts.len();
-    let shapes: Vec<Shape> = (0..texts).map(|t| kind::shape(index.lines_of(t))).collect();
+    let shapes: Vec<Shape> =
+        (0..texts).map(|t| options.kind.map_or_else(|| kind::shape(index.lines_of(t)), Shape::Is)).collect();
     // Signals are read only where the plan or the kind needs them: for a
     // log, and to tell code from a log that quotes it.
     let needs_signals =

@@ -1,5 +1,8 @@
 //! The order in which a log's strong failure lines are offered: each
-//! distinct one first, by where it stands, then the repeats.
+//! distinct one first, by where it stands, then the repeats; and the order
+//! of its diagnostics, the rarest rule first.
+
+use std::cmp::Reverse;
 
 use super::index::LineIndex;
 use super::order::{ends_inward, first_last_then_in};
@@ -65,4 +68,26 @@ pub(super) struct Ranked {
     pub distinct: Vec<u32>,
     /// The other lines of those templates, ascending (offered spread over the output).
     pub repeats: Vec<u32>,
+}
+
+/// Ranks the diagnostic lines (a linter's, type checker's or compiler's
+/// findings, grouped by rule in their template). The first line of each
+/// rule is distinct, and distinct lines go the most severe first, then
+/// the rarest rule first, then by where they stand: the one finding that
+/// differs from a flood comes before the flood's second line. The other
+/// lines are repeats.
+pub(super) fn rank_diagnostics(signals: &Signals) -> Ranked {
+    let mut count = vec![0u32; signals.templates() as usize + 1];
+    let (mut firsts, mut repeats) = (Vec::new(), Vec::new());
+    for (k, s) in signals.iter().filter(|(_, s)| s.diagnostic()) {
+        let seen = &mut count[s.template as usize];
+        if *seen == 0 {
+            firsts.push((k as u32, s.template, s.severity()))
+        } else {
+            repeats.push(k as u32)
+        }
+        *seen += 1;
+    }
+    firsts.sort_unstable_by_key(|&(k, template, severity)| (Reverse(severity), count[template as usize], k));
+    Ranked { distinct: firsts.into_iter().map(|(k, _, _)| k).collect(), repeats }
 }

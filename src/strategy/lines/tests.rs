@@ -90,7 +90,7 @@ fn context_work_is_bounded_by_the_budget_not_by_context_lines() {
     let t = utf16(&text);
     let blocks = [Block::Text(&t)];
     let index = LineIndex::new(&blocks).unwrap();
-    let wide = LineOptions { context: 1_000_000, edge: 2 };
+    let wide = LineOptions { context: 1_000_000, edge: 2, kind: None };
     for budget in (4000..4200).step_by(7) {
         let plan = super::plan::choose(&index, &budgets(budget), &wide, &[], false).unwrap();
         assert!(
@@ -220,6 +220,79 @@ proptest! {
             blocks.push(Block::Rich);
             blocks.push(Block::Text(extra));
         }
-        crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge }).map_err(TestCaseError::fail)?;
+        crate::guarantees::check_lines(&blocks, &b, &LineOptions { context, edge, kind: None }).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// A linter's flood of one rule with one finding of another in it, in the
+/// shapes flake8, mypy, ESLint (bare `line:column` under a file header)
+/// and rustc (the location on the next line) print.
+fn flood_with_one_that_differs(shape: usize) -> (String, &'static str, Option<&'static str>) {
+    let mut log = String::from("$ lint src\n");
+    let (odd, near): (&str, Option<&str>) = match shape {
+        0 => ("src/core.py:212:5: F821 undefined name 'term_lenght'", None),
+        1 => ("src/core.py:212: error: Argument 1 to \"run\" has incompatible type \"str\"  [arg-type]", None),
+        2 => ("  212:5  error  'helpWith' is not defined  no-undef", Some("/app/src/core.js")),
+        _ => ("error[E0425]: cannot find value `term_lenght` in this scope", Some("  --> src/core.rs:212:5")),
+    };
+    for i in 0..600 {
+        if i == 333 {
+            if shape == 2 {
+                log.push_str(&format!("{}\n", near.unwrap()));
+            }
+            log.push_str(&format!("{odd}\n"));
+            if shape == 3 {
+                log.push_str(&format!("{}\n", near.unwrap()));
+            }
+        }
+        match shape {
+            0 => log.push_str(&format!(
+                "src/pkg/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+                i % 40,
+                i + 9,
+                80 + i % 30
+            )),
+            1 => log.push_str(&format!(
+                "src/pkg/m{}.py:{}: error: Function is missing a type annotation  [no-untyped-def]\n",
+                i % 40,
+                i + 9
+            )),
+            2 => {
+                if i % 20 == 0 {
+                    log.push_str(&format!("/app/src/m{i}.js\n"));
+                }
+                log.push_str(&format!("  {}:{}  warning  Strings must use doublequote  quotes\n", i + 9, i % 30 + 1))
+            }
+            _ => log.push_str(&format!("warning: unused variable: `v{i}`\n  --> src/m{}.rs:{}:9\n", i % 40, i + 9)),
+        }
+    }
+    log.push_str("Found 601 problems\n");
+    (log, odd, near)
+}
+
+#[test]
+fn the_one_finding_that_differs_from_a_flood_is_kept_where_it_is() {
+    for shape in 0..4 {
+        let (log, odd, near) = flood_with_one_that_differs(shape);
+        let text = utf16(&log);
+        let blocks = [Block::Text(&text)];
+        for budget in [1024, 2048, 4096] {
+            let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+            let o = out(&blocks, &p);
+            assert!(o.lines().any(|l| l == odd), "shape {shape}, budget {budget}: {odd} missing from\n{o}");
+            if let Some(near) = near {
+                assert!(o.lines().any(|l| l == near), "shape {shape}, budget {budget}: {near} missing from\n{o}");
+            }
+        }
+    }
+}
+
+#[test]
+fn context_lines_zero_keeps_no_context_lines() {
+    let text = utf16(&log_with_failure_in_the_middle());
+    for context in [0, 2] {
+        let rows = explain(&text, &budgets(4096), &LineOptions { context, edge: 2, ..LineOptions::default() }).unwrap();
+        let context_rows = rows.iter().filter(|r| r.reason == Some(Reason::Context)).count();
+        assert_eq!(context_rows == 0, context == 0, "contextLines {context}: {context_rows} context lines");
     }
 }

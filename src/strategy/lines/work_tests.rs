@@ -61,6 +61,10 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                 .collect()
         }),
         ("blank lines", |n| "\n".repeat(n)),
+        // Every line a finding, each of its own rule (code) and message.
+        ("distinct diagnostics", |n| {
+            (0..n).map(|i| format!("src/m{i}.py:{i}:1: X{:04} {} {}\n", i % 10_000, word(i, 8), word(i, 9))).collect()
+        }),
         ("frames under failures", |n| {
             (0..n)
                 .map(|i| {

@@ -1,0 +1,190 @@
+// The session policy on real dsh Sessions (dsh-session, dsh-token-meter):
+// recentTokens against the pressure the meter reports, per-tool rules, the
+// kind the call names, and the meter tokens each rewrite reports.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import TokenMeter from '@deepseek-ai/dsh-token-meter'
+import { Ours, Upstream, comparable, pruner, sessionWith } from './support/dsh.js'
+import { resolveConfig } from '../lib/index.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const fixture = (path) => readFileSync(join(here, 'fixtures', path, 'raw.log'), 'utf8')
+const text = (t) => [{ type: 'text', text: t }]
+const lines = (n, word) => Array.from({ length: n }, (_, i) => `${word} ${i}: compiling module number ${i}\n`).join('')
+
+/** Three steps, each one large bash result, oldest first; then a small one. */
+function threeLarge() {
+  return sessionWith([[[{ content: text(lines(600, 'a')) }], [{ content: text(lines(600, 'b')) }], [{ content: text(lines(500, 'c')) }], [{ content: text('ok') }]]])
+}
+
+const resultSeqs = (session) => session.surface.nodes.filter((s) => session.events[s].type === 'tool/result')
+const totalTokens = (p, session) => p.ctx.tokenMeter.measure(session).totalTokens
+
+describe('recentTokens on a real Session', () => {
+  test('the newest large result stays whole when pruning the older ones relieves the pressure', async () => {
+    const probe = await pruner(Ours, {})
+    const session = threeLarge()
+    const total = totalTokens(probe, session)
+    // Pressure at exactly the session's measure (the host compacts at >=).
+    const p = await pruner(Ours, { strategy: 'lines', recentTokens: 8000, contextWindow: total, thresholdRatio: 1 })
+    const [a, b, c] = resultSeqs(session)
+    const report = p.pruneSession(session)
+    assert.deepEqual(report.pruned.map((e) => e.originalSeq), [a, b])
+    assert.deepEqual(report.keptRecent, [c])
+    assert.ok(resultSeqs(session).includes(c), 'the newest is still the original on the surface')
+    assert.ok(totalTokens(p, session) < total, 'and the session is under the threshold')
+    // The meter moved by exactly what the entries say each rewrite relieved.
+    const relieved = report.pruned.reduce((n, e) => n + e.tokensBefore - e.tokensAfter, 0)
+    assert.equal(totalTokens(p, session), total - relieved)
+  })
+
+  test('when the older ones do not suffice, the recent are pruned too, newest last: upstream\'s events', async () => {
+    const probe = await pruner(Ours, {})
+    const base = threeLarge()
+    const [a, b] = resultSeqs(base)
+    const blocks = (seq) => base.events[seq].data.message.content[0].content
+    const relief = (seq) => probe.ctx.tokenMeter.estimateMessage(base.events[seq].data.message) - probe.ctx.tokenMeter.estimateMessage({ ...base.events[seq].data.message, content: [{ ...base.events[seq].data.message.content[0], content: probe.pruneContent(blocks(seq)) }] })
+    const total = totalTokens(probe, base)
+    // Under the threshold only once the second is pruned too.
+    const threshold = total - relief(a) - relief(b) + 1
+    const policy = await pruner(Ours, { recentTokens: 100000, contextWindow: threshold, thresholdRatio: 1 })
+    const ours = threeLarge()
+    const report = policy.pruneSession(ours)
+    assert.deepEqual(report.pruned.map((e) => e.originalSeq), [a, b])
+    assert.deepEqual(report.keptRecent, [resultSeqs(base)[2]], 'only the newest stays whole')
+    assert.ok(totalTokens(policy, ours) < threshold)
+    // With a threshold no pass can reach, a summary comes anyway: the recent stay whole.
+    const hopeless = await pruner(Ours, { recentTokens: 100000, contextWindow: 10, thresholdRatio: 1 })
+    const h = threeLarge()
+    assert.equal(hopeless.pruneSession(h).pruned.length, 0)
+    // A recent window of 0 keeps nothing: the pass is upstream's, event for event.
+    const up = await pruner(Upstream, {})
+    const zero = await pruner(Ours, { recentTokens: 0, contextWindow: 10, thresholdRatio: 1 })
+    const [x, y] = [threeLarge(), threeLarge()]
+    up.pruneSession(x)
+    const zr = zero.pruneSession(y)
+    assert.deepEqual(comparable(y.events), comparable(x.events))
+    assert.deepEqual(zr.keptRecent, [])
+  })
+
+  test('called under the threshold (a context overflow) or with no window known, it prunes as upstream', async () => {
+    const up = await pruner(Upstream, {})
+    for (const config of [{ recentTokens: 100000, contextWindow: 10_000_000 }, { recentTokens: 100000 }]) {
+      const p = await pruner(Ours, config)
+      const [x, y] = [threeLarge(), threeLarge()]
+      up.pruneSession(x)
+      const report = p.pruneSession(y)
+      assert.deepEqual(comparable(y.events), comparable(x.events), JSON.stringify(config))
+      assert.deepEqual(report.keptRecent, [])
+    }
+  })
+
+  test('the window the session\'s last request recorded (request/context) comes before the contextWindow key', async () => {
+    const probe = await pruner(Ours, {})
+    const session = threeLarge()
+    const total = totalTokens(probe, session)
+    session.append('request/context', { provider: 'test', model: 'test-model', contextWindow: total })
+    // The key alone (10) would leave no pass able to relieve the pressure, so nothing would be pruned.
+    const p = await pruner(Ours, { recentTokens: 8000, contextWindow: 10, thresholdRatio: 1 })
+    assert.equal(p.pruneSession(session).pruned.length, 2)
+  })
+
+  test('a bad key fails at construction, naming it', () => {
+    assert.throws(() => resolveConfig({ recentTokens: -1 }), { name: 'RangeError', message: /recentTokens \(-1\) must be a non-negative integer/ })
+    assert.throws(() => resolveConfig({ recentTokens: '8000' }), { name: 'TypeError', message: /recentTokens/ })
+    assert.throws(() => resolveConfig({ contextWindow: 0 }), { name: 'RangeError', message: /contextWindow/ })
+    assert.throws(() => resolveConfig({ thresholdRatio: 1.5 }), { name: 'RangeError', message: /thresholdRatio/ })
+    assert.throws(() => resolveConfig({ thresholdRatio: '0.8' }), { name: 'TypeError', message: /thresholdRatio/ })
+    assert.equal(resolveConfig({ recentTokens: 0 }).recentTokens, 0)
+    assert.ok(!('recentTokens' in resolveConfig()), 'not given, not there: the default config is upstream\'s')
+  })
+})
+
+describe('per-tool rules on a real Session', () => {
+  /** One large result from each of bash, read, grep and tool_result_retrieve. */
+  function mixed() {
+    const big = lines(600, 'x')
+    return sessionWith([[[{ content: text(big), tool: 'bash' }, { content: text(big), tool: 'read' }, { content: text(big), tool: 'grep' }, { content: text(big), tool: 'tool_result_retrieve' }]]])
+  }
+
+  test('a rule prunes with its own budgets and strategy, `prune: false` never, and retrieval pages never', async () => {
+    const p = await pruner(Ours, { tools: { bash: { strategy: 'lines', keepChars: 2000 }, read: { prune: false }, tool_result_retrieve: { thresholdChars: 100, headChars: 10, tailChars: 10 } } })
+    const session = mixed()
+    const [bash, , grep] = resultSeqs(session)
+    const report = p.pruneSession(session)
+    assert.deepEqual(report.pruned.map((e) => e.originalSeq), [bash, grep])
+    const [b, g] = report.pruned
+    assert.ok(b.charsAfter <= 2000 && Object.keys(b.recoverable).length > 0, 'bash: lines mode within its own keepChars')
+    assert.equal(g.charsAfter, 4096 + 39 + 1024, 'grep: the top level\'s head/tail')
+    assert.deepEqual(g.recoverable, {})
+    for (const e of report.pruned) {
+      const price = session.events[e.replacementSeq - 1]
+      assert.equal(e.tokensBefore, price.data.shadowedTokenCount)
+      assert.equal(e.tokensAfter, p.ctx.tokenMeter.estimateMessage(session.events[e.replacementSeq].data.message))
+    }
+    assert.deepEqual(p.pruneSession(session).pruned, [], 'a second pass changes nothing')
+  })
+
+  test('a rule\'s missing keys are the top level\'s; its errors name the rule and the key', () => {
+    const resolved = resolveConfig({ thresholdChars: 20000, tools: { read: { headChars: 100 } } })
+    assert.equal(resolved.tools.read.thresholdChars, 20000)
+    assert.equal(resolved.tools.read.headChars, 100)
+    assert.equal(resolved.tools.read.tailChars, 1024)
+    assert.ok(Object.isFrozen(resolved.tools) && Object.isFrozen(resolved.tools.read))
+    assert.throws(() => resolveConfig({ tools: { bash: { headchars: 1 } } }), {
+      name: 'TypeError',
+      message: 'ToolResultPruneConfig: tools["bash"]: unknown key "headchars" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines, prune)',
+    })
+    assert.throws(() => resolveConfig({ tools: { bash: { headChars: -1 } } }), { name: 'RangeError', message: 'ToolResultPruneConfig: tools["bash"].headChars (-1) must be a non-negative integer' })
+    assert.throws(() => resolveConfig({ tools: { bash: { strategy: 'middle' } } }), { name: 'TypeError', message: /tools\["bash"\]\.strategy/ })
+    assert.throws(() => resolveConfig({ tools: { bash: { prune: 'no' } } }), { name: 'TypeError', message: /tools\["bash"\]\.prune/ })
+    assert.throws(() => resolveConfig({ tools: { bash: { prune: false, headChars: 1 } } }), { name: 'TypeError', message: /prune: false takes no other key/ })
+    assert.throws(() => resolveConfig({ tools: { bash: 1 } }), { name: 'TypeError', message: /tools\["bash"\]/ })
+    assert.throws(() => resolveConfig({ tools: [] }), { name: 'TypeError', message: /tools/ })
+  })
+
+  test('a bad rule fails when the plugin loads', async () => {
+    const ctx = new Context()
+    await ctx.plugin(TokenMeter)
+    const outcome = await ctx.plugin(Ours, { tools: { bash: { bogus: 1 } } }).then(() => 'loaded', (error) => error.message)
+    assert.match(outcome, /tools\["bash"\]: unknown key "bogus"/)
+  })
+})
+
+describe('the command names the kind, on a real Session', () => {
+  test('git diff, cat of a source file and rg -n name the kind; other commands leave it to the sample', async () => {
+    const p = await pruner(Ours, { strategy: 'lines' })
+    // Source full of failure words: the sample takes it for a log.
+    const source = Array.from({ length: 400 }, (_, i) => `    assert!(result.is_err(), "error ${i}: failed");\n`).join('')
+    const diff = fixture('kinds-tune/diff-cpufeatures')
+    const steps = [
+      [{ content: text(source), args: '{"command":"cat src/tests.rs"}' }],
+      [{ content: text(source), args: '{"command":"cat src/tests.rs | grep assert"}' }],
+      [{ content: text(diff), args: JSON.stringify({ command: 'git diff HEAD~3', description: 'the changes' }) }],
+    ]
+    const session = sessionWith([steps])
+    const report = p.pruneSession(session)
+    assert.deepEqual(report.pruned.map((e) => [e.kinds, e.kindFrom]), [
+      [['code'], 'bash `cat src/tests.rs`'],
+      [['log'], 'sample'],
+      [['diff'], 'bash `git diff`'],
+    ])
+    // The kind changes the plan: the code outline, not the failure rules.
+    const [code, log] = report.pruned.map((e) => session.events[e.replacementSeq].data.message.content[0].content[0].text)
+    assert.notEqual(code, log)
+  })
+
+  test('planLines takes the command and says what decided', async () => {
+    const { planLines } = await import('../lib/index.js')
+    const source = Array.from({ length: 400 }, (_, i) => `    assert!(result.is_err(), "error ${i}: failed");\n`).join('')
+    const named = planLines(source, { command: 'sed -n 1,400p src/tests.rs' })
+    assert.deepEqual([named.kinds, named.kindFrom], [['code'], '`sed -n src/tests.rs`'])
+    const sampled = planLines(source)
+    assert.deepEqual([sampled.kinds, sampled.kindFrom], [['log'], 'sample'])
+    assert.throws(() => planLines(source, { command: 3 }), { name: 'TypeError', message: /planLines: options\.command/ })
+  })
+})

@@ -1,0 +1,185 @@
+//! The session policy's glue: the rules and the pressure reading in, and
+//! the calls and prices a policy pass reads from a dsh `Session`. What a
+//! pass does is [`crate::policy`]'s; its result is [`PruneResult`]'s.
+//!
+//! A result's call is the `tool/call` event `{ data: { callId, name,
+//! arguments } }` with the result's `message.source.callId`: the event the
+//! result cites first (`sourceEventSeqs[0]`, as dsh-agent-loop appends it),
+//! else any with that call id. A price is `host.estimateMessage(message)`,
+//! of the original message or of its replacement (built as the replacement
+//! is, not frozen).
+//!
+//! [`PruneResult`]: super::prune_result::PruneResult
+
+use std::collections::HashMap;
+
+use napi::bindgen_prelude::{JsObjectValue, Unknown, Utf16String};
+use napi::{Env, JsValue, Result};
+use napi_derive::napi;
+
+use super::config::resolved;
+use super::dsh::TOOL_CALL;
+use super::dsh::session::{JsContent, JsPruneLog};
+use super::dsh::{as_seq, has_type};
+use super::values::type_error;
+use super::values::{
+    array_of, as_object, call_method, get, number, range_error, safe_count, spread_with, string_units,
+};
+use crate::config::js_number;
+use crate::content::Pruned;
+use crate::policy::{Call, CallLog, Policy, Pressure, Rule};
+use crate::session::Seq;
+use crate::strategy::{Pruner, Strategy};
+
+/// The session policy a pruner applies: `recentTokens` and the per-tool
+/// rules, as the plugin resolved them (`nativePolicy`).
+#[napi(object, object_to_js = false)]
+pub struct PolicyOptions<'env> {
+    /// Meter tokens of the newest over-threshold results `pruneSession`
+    /// leaves whole while the older ones relieve the pressure.
+    pub recent_tokens: Option<f64>,
+    /// Per-tool rules.
+    pub tools: Option<Vec<ToolRule<'env>>>,
+}
+
+/// One tool's rule.
+#[napi(object, object_to_js = false)]
+pub struct ToolRule<'env> {
+    /// The tool's name (exact: read as the JS string it is).
+    #[napi(ts_type = "string")]
+    pub name: Utf16String,
+    /// Its budgets and strategy, a config as `resolveConfig` takes it;
+    /// absent: its results are never pruned.
+    #[napi(ts_type = "ToolResultPruneConfig")]
+    pub config: Option<Unknown<'env>>,
+}
+
+/// The host's pressure when `pruneSession` was called, in the meter's tokens.
+#[napi(object, object_to_js = false)]
+pub struct SessionPressure {
+    /// `tokenMeter.measure(session).totalTokens`.
+    pub total_tokens: f64,
+    /// Where the host compacts: `floor(contextWindow * thresholdRatio)`.
+    pub threshold_tokens: f64,
+}
+
+impl SessionPressure {
+    /// The core's reading; `None` unless both are non-negative safe integers.
+    pub fn core(&self) -> Option<Pressure> {
+        Some(Pressure {
+            total_tokens: safe_count(self.total_tokens)?,
+            threshold_tokens: safe_count(self.threshold_tokens)?,
+        })
+    }
+}
+
+/// The policy of a pruner whose default is `pruner`: `None` unless a key
+/// asks for one or lines mode names kinds by the call. A rule's config is
+/// resolved as the constructor's is, with the same errors.
+pub fn policy(env: &Env, pruner: Pruner, options: Option<PolicyOptions<'_>>) -> Result<Option<Policy>> {
+    let options = options.unwrap_or(PolicyOptions { recent_tokens: None, tools: None });
+    let recent_tokens = match options.recent_tokens {
+        Some(n) => Some(safe_count(n).ok_or_else(|| {
+            range_error(
+                env,
+                &format!("NativePruner: policy.recentTokens ({}) must be a non-negative integer", js_number(n)),
+            )
+        })?),
+        None => None,
+    };
+    let mut tools = Vec::new();
+    for rule in options.tools.into_iter().flatten() {
+        let as_rule = match &rule.config {
+            Some(config) => Rule::Prune(resolved(env, config)?.pruner()),
+            None => Rule::Keep,
+        };
+        tools.push((rule.name.to_vec(), as_rule));
+    }
+    let wanted = recent_tokens.is_some() || !tools.is_empty() || matches!(pruner.strategy, Strategy::Lines(_));
+    Ok(wanted.then_some(Policy { default: pruner, tools, recent_tokens }))
+}
+
+impl<'env> JsPruneLog<'env> {
+    /// `name` and `arguments` of the `tool/call` event at `seq` if it is one with call id `id`.
+    fn call_at(&mut self, seq: Seq, id: &[u16]) -> Result<Option<Call>> {
+        let Some(event) = self.log.event(seq)? else { return Ok(None) };
+        if !has_type(&event, TOOL_CALL)? {
+            return Ok(None);
+        }
+        let Some(data) = as_object(&get(&as_object(&event)?.expect("typed events are objects"), c"data")?)? else {
+            return Ok(None);
+        };
+        if string_units(&get(&data, c"callId")?)?.as_deref() != Some(id) {
+            return Ok(None);
+        }
+        let tool = string_units(&get(&data, c"name")?)?;
+        let args = string_units(&get(&data, c"arguments")?)?;
+        Ok(tool.map(|tool| Call { tool, args: args.unwrap_or_default() }))
+    }
+
+    /// The seq of the `tool/call` event with call id `id`, from one scan of the log.
+    fn call_seq_by_id(&mut self, id: &[u16]) -> Result<Option<Seq>> {
+        if self.calls_by_id.is_none() {
+            let (events, len) = self.log.events()?;
+            let mut map = HashMap::new();
+            for seq in 0..len {
+                let event: Unknown = events.get_element(seq)?;
+                if !has_type(&event, TOOL_CALL)? {
+                    continue;
+                }
+                let Some(data) = as_object(&get(&as_object(&event)?.expect("typed events are objects"), c"data")?)?
+                else {
+                    continue;
+                };
+                if let Some(call_id) = string_units(&get(&data, c"callId")?)? {
+                    map.entry(call_id).or_insert(seq);
+                }
+            }
+            self.calls_by_id = Some(map);
+        }
+        Ok(self.calls_by_id.as_ref().and_then(|m| m.get(id)).map(|&s| Seq::from(s)))
+    }
+}
+
+impl<'env> CallLog for JsPruneLog<'env> {
+    fn call(&mut self, seq: Seq, content: &JsContent<'env>) -> Result<Option<Call>> {
+        let Some(source) = as_object(&get(&content.message, c"source")?)? else { return Ok(None) };
+        let Some(id) = string_units(&get(&source, c"callId")?)? else { return Ok(None) };
+        let cited = match self.log.event(seq)?.map(|e| as_object(&e)).transpose()?.flatten() {
+            Some(event) => {
+                let seqs = get(&event, c"sourceEventSeqs")?;
+                match as_object(&seqs)? {
+                    Some(array) if seqs.is_array()? && array.get_array_length()? > 0 => as_seq(&array.get_element(0)?)?,
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        if let Some(cited) = cited
+            && let Some(call) = self.call_at(cited, &id)?
+        {
+            return Ok(Some(call));
+        }
+        match self.call_seq_by_id(&id)? {
+            Some(at) => self.call_at(at, &id),
+            None => Ok(None),
+        }
+    }
+
+    fn price(&mut self, content: &JsContent<'env>, pruned: Option<&Pruned>) -> Result<u64> {
+        let env = self.log.env;
+        let message = match pruned {
+            None => content.message.to_unknown(),
+            Some(pruned) => {
+                let blocks = array_of(env, content.blocks.build(env, pruned)?)?.to_unknown();
+                let result = spread_with(env, &content.result, "content", blocks)?;
+                let results = array_of(env, vec![result.to_unknown()])?.to_unknown();
+                spread_with(env, &content.message, "content", results)?.to_unknown()
+            }
+        };
+        let price = call_method(env, &self.host, c"estimateMessage", "host.estimateMessage", message)?;
+        number(&price)?
+            .and_then(safe_count)
+            .ok_or_else(|| type_error(env, "pruneSession: host.estimateMessage must return a non-negative integer"))
+    }
+}

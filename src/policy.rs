@@ -1,0 +1,243 @@
+//! The session policy (opt-in): which results a pass prunes, and how.
+//!
+//! Upstream's pass rewrites every tool result over the threshold, the ones
+//! the model has not read yet included. With a [`Policy`]:
+//!
+//! - a result is pruned by its tool's [`Rule`] (its own budgets and
+//!   strategy, or never); `tool_result_retrieve` pages never are;
+//! - in lines mode the call that produced a result names its kind where
+//!   its command is unambiguous ([`crate::command_kind`]);
+//! - with `recent_tokens`, the newest results over the threshold (up to
+//!   that many meter tokens of them, newest first) stay whole as long as
+//!   pruning the older ones brings the session under the host's pressure
+//!   threshold; when it does not, they are pruned too, oldest first and
+//!   the newest last, until it does ([`select`]). So the host never finds
+//!   the session over its threshold after a pass where upstream's pass
+//!   would have brought it under; where not even upstream's would, the host
+//!   summarises either way, and the recent ones stay whole.
+//!
+//! The events a pass appends are those of [`crate::session::prune_session`],
+//! for a subset of its results.
+
+use std::collections::BTreeMap;
+
+use crate::command_kind::{CallKind, kind_of_call};
+use crate::content::{Pruned, measure};
+use crate::session::{BlockList, PruneLog, Seq};
+use crate::strategy::lines::{self, Kind};
+use crate::strategy::{Pruner, Strategy};
+
+/// The retrieval tool's name: its pages are never pruned.
+pub const RETRIEVE_TOOL: &str = "tool_result_retrieve";
+
+/// How the results of one tool are pruned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// With these budgets and this strategy.
+    Prune(Pruner),
+    /// Never.
+    Keep,
+}
+
+/// A pass's rules: the default, per-tool rules, and the recent window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// The rule of a tool without its own, and of a result whose call is not found.
+    pub default: Pruner,
+    /// Tool name (UTF-16) → its rule.
+    pub tools: Vec<(Vec<u16>, Rule)>,
+    /// Meter tokens of the newest over-threshold results a pass leaves
+    /// whole while the older ones relieve the pressure; `None`: none.
+    pub recent_tokens: Option<u64>,
+}
+
+impl Policy {
+    /// The rule for results of `tool` (`None`: the call was not found).
+    pub fn rule(&self, tool: Option<&[u16]>) -> Rule {
+        let Some(tool) = tool else { return Rule::Prune(self.default) };
+        if tool.iter().copied().eq(RETRIEVE_TOOL.encode_utf16()) {
+            return Rule::Keep;
+        }
+        self.tools.iter().find(|(name, _)| name == tool).map_or(Rule::Prune(self.default), |(_, rule)| *rule)
+    }
+}
+
+/// The host's pressure when the pass began, in the meter's tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pressure {
+    /// The session's measure (`tokenMeter.measure(session).totalTokens`).
+    pub total_tokens: u64,
+    /// The host compacts at or over this many (`floor(window * ratio)`).
+    pub threshold_tokens: u64,
+}
+
+/// The call that produced a tool result, as the log holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The tool's name.
+    pub tool: Vec<u16>,
+    /// Its raw JSON arguments.
+    pub args: Vec<u16>,
+}
+
+/// What a policy pass needs of a log beyond [`PruneLog`]; errors are the host's.
+pub trait CallLog: PruneLog {
+    /// The call that produced the tool result at `seq` (whose content is
+    /// `content`), joined by call id; `None` when the log has none.
+    fn call(&mut self, seq: Seq, content: &Self::Content) -> Result<Option<Call>, Self::Error>;
+    /// The meter's price of the result's message: as it is (`None`), or
+    /// with its content rebuilt as `pruned` says.
+    fn price(&mut self, content: &Self::Content, pruned: Option<&Pruned>) -> Result<u64, Self::Error>;
+}
+
+/// One landed replacement of a policy pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyEntry {
+    /// The result replaced.
+    pub original_seq: Seq,
+    /// Its replacement.
+    pub replacement_seq: Seq,
+    /// Code points of the original's text.
+    pub chars_before: u64,
+    /// Code points of the replacement's text.
+    pub chars_after: u64,
+    /// The meter's price of the original message.
+    pub tokens_before: u64,
+    /// The meter's price of the replacement message.
+    pub tokens_after: u64,
+    /// Hash → exact text behind each marker (empty for head/tail).
+    pub recoverable: BTreeMap<String, Vec<u16>>,
+    /// Lines mode: each text block's kind as planned, and the command that
+    /// named it (`None`: the sample decided). `None` for head/tail.
+    pub kinds: Option<(Vec<Kind>, Option<CallKind>)>,
+}
+
+/// The outcome of a policy pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolicyReport {
+    /// The replacements, in surface order.
+    pub pruned: Vec<PolicyEntry>,
+    /// Code points removed by all of them.
+    pub chars_removed: u64,
+    /// Results over their threshold left whole as recent, in surface order.
+    pub kept_recent: Vec<Seq>,
+}
+
+/// Which of the candidates (in surface order, oldest first; each the
+/// meter's price before and after pruning) a pass prunes.
+///
+/// Without a recent window or a pressure reading, or when the session is
+/// already under the threshold (the host prunes for another reason, such
+/// as a context overflow), all of them, as upstream. Otherwise the newest
+/// ones whose prices fit in `recent_tokens` together are kept whole, unless
+/// pruning the rest leaves the session at or over the threshold: then the
+/// kept ones are pruned too, oldest first, until it is under. When not even
+/// pruning all of them would bring it under, the host summarises whatever
+/// this pass does, so the recent ones stay whole.
+pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Option<Pressure>) -> Vec<bool> {
+    let mut chosen = vec![true; prices.len()];
+    let (Some(recent), Some(p)) = (recent_tokens, pressure) else { return chosen };
+    if p.total_tokens < p.threshold_tokens {
+        return chosen;
+    }
+    let mut used = 0u64;
+    let mut first_recent = prices.len();
+    for (i, &(before, _)) in prices.iter().enumerate().rev() {
+        match used.checked_add(before) {
+            Some(sum) if sum <= recent => used = sum,
+            _ => break,
+        }
+        first_recent = i;
+    }
+    let saving = |&(before, after): &(u64, u64)| before.saturating_sub(after);
+    if p.total_tokens.saturating_sub(prices.iter().map(saving).sum()) >= p.threshold_tokens {
+        chosen[first_recent..].fill(false);
+        return chosen;
+    }
+    let mut total = p.total_tokens.saturating_sub(prices[..first_recent].iter().map(saving).sum());
+    for (i, price) in prices.iter().enumerate().skip(first_recent) {
+        if total < p.threshold_tokens {
+            chosen[i] = false;
+        } else {
+            total = total.saturating_sub(saving(price));
+        }
+    }
+    chosen
+}
+
+/// A result the pass may prune, planned before anything is appended.
+struct Planned<C> {
+    seq: Seq,
+    content: C,
+    pruned: Pruned,
+    chars_before: u64,
+    tokens: (u64, u64),
+    kinds: Option<(Vec<Kind>, Option<CallKind>)>,
+}
+
+/// Prunes one snapshot of the surface under `policy`: every result is
+/// planned by its rule first, [`select`] picks which to prune, then each
+/// chosen one is replaced in surface order, as
+/// [`crate::session::prune_session`] replaces it. An error stops the pass at
+/// once; appends that landed before it stay.
+pub fn prune_session_with_policy<L: CallLog>(
+    log: &mut L,
+    policy: &Policy,
+    pressure: Option<Pressure>,
+) -> Result<PolicyReport, L::Error> {
+    let mut candidates = Vec::new();
+    for seq in log.surface()? {
+        if log.is_tool_result(seq)? {
+            candidates.push(seq);
+        }
+    }
+    let mut planned = Vec::new();
+    for seq in candidates {
+        // A result the log cannot give as text is left, as in `prune_session`.
+        let Some(content) = log.content(seq)? else { continue };
+        let call = log.call(seq, &content)?;
+        let Rule::Prune(pruner) = policy.rule(call.as_ref().map(|c| c.tool.as_slice())) else { continue };
+        let blocks = content.blocks();
+        let (pruned, kinds) = match pruner.strategy {
+            Strategy::HeadTail => (pruner.prune(&blocks), None),
+            Strategy::Lines(mut options) => {
+                let named = call
+                    .as_ref()
+                    .and_then(|c| kind_of_call(&String::from_utf16(&c.tool).ok()?, &String::from_utf16(&c.args).ok()?));
+                options.kind = named.as_ref().map(|n| n.kind);
+                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, &[]);
+                (pruned, Some((kinds, named)))
+            }
+        };
+        let Some(pruned) = pruned else { continue };
+        let chars_before = measure(&blocks);
+        drop(blocks);
+        let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
+        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
+    }
+    let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
+    let chosen = select(&prices, policy.recent_tokens, pressure);
+    let mut report = PolicyReport::default();
+    for (p, chosen) in planned.into_iter().zip(chosen) {
+        if !chosen {
+            report.kept_recent.push(p.seq);
+            continue;
+        }
+        let replacement_seq = log.replace(p.seq, &p.content, &p.pruned)?;
+        report.chars_removed += p.chars_before - p.pruned.chars_after;
+        report.pruned.push(PolicyEntry {
+            original_seq: p.seq,
+            replacement_seq,
+            chars_before: p.chars_before,
+            chars_after: p.pruned.chars_after,
+            tokens_before: p.tokens.0,
+            tokens_after: p.tokens.1,
+            recoverable: p.pruned.recovered(&p.content.blocks()),
+            kinds: p.kinds,
+        });
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests;

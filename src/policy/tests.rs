@@ -1,0 +1,197 @@
+use super::*;
+use crate::config::Budgets;
+use crate::content::Block;
+use crate::session::memory::{MemBlock, MemEvent, MemoryLog, Rejected};
+use crate::session::prune_session;
+use crate::strategy::lines::LineOptions;
+use crate::text::utf16;
+
+const P: fn(u64, u64) -> Option<Pressure> =
+    |total, threshold| Some(Pressure { total_tokens: total, threshold_tokens: threshold });
+
+#[test]
+fn without_a_window_or_a_reading_every_candidate_is_pruned() {
+    let prices = [(100, 10), (200, 20), (300, 30)];
+    assert_eq!(select(&prices, None, P(1000, 500)), [true; 3]);
+    assert_eq!(select(&prices, Some(1000), None), [true; 3]);
+    // Called under the threshold: the host has another reason (an overflow).
+    assert_eq!(select(&prices, Some(1000), P(499, 500)), [true; 3]);
+    assert_eq!(select(&[], Some(1000), P(1000, 500)), Vec::<bool>::new());
+}
+
+#[test]
+fn the_newest_stay_whole_while_the_older_relieve_the_pressure() {
+    let prices = [(100, 10), (200, 20), (300, 30)];
+    // Pruning the oldest saves 90: 1000 - 90 < 950.
+    assert_eq!(select(&prices, Some(500), P(1000, 950)), [true, false, false]);
+    // The window holds the newest two (500), not three (600).
+    assert_eq!(select(&prices, Some(599), P(1000, 999)), [true, false, false]);
+    // A newest result larger than the window is not kept, nor anything older.
+    assert_eq!(select(&prices, Some(299), P(1000, 999)), [true; 3]);
+}
+
+#[test]
+fn when_the_older_do_not_suffice_the_recent_are_pruned_newest_last() {
+    let prices = [(100, 10), (200, 20), (300, 30)];
+    // 1000 - 90 = 910 is not under 900: the second is pruned too (910 - 180 = 730).
+    assert_eq!(select(&prices, Some(500), P(1000, 900)), [true, true, false]);
+    // 730 is not under 700 either: all three go (460 < 700).
+    assert_eq!(select(&prices, Some(500), P(1000, 700)), [true; 3]);
+    // Not even all of them bring it under (460 >= 460): the host summarises
+    // whatever the pass does, so the recent ones stay whole.
+    assert_eq!(select(&prices, Some(500), P(1000, 460)), [true, false, false]);
+    assert_eq!(select(&prices, Some(500), P(1000, 100)), [true, false, false]);
+    assert_eq!(select(&prices, Some(500), P(1000, 461)), [true; 3]);
+    // Exactly at the threshold is still pressure (the host compacts at >=).
+    assert_eq!(select(&prices, Some(500), P(1090, 1000)), [true, true, false]);
+}
+
+#[test]
+fn rules_by_tool_and_retrieval_never() {
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let policy = Policy {
+        default: Pruner::default(),
+        tools: vec![
+            (utf16("read"), Rule::Keep),
+            (utf16("bash"), Rule::Prune(lines)),
+            (utf16(RETRIEVE_TOOL), Rule::Prune(lines)),
+        ],
+        recent_tokens: None,
+    };
+    assert_eq!(policy.rule(Some(&utf16("read"))), Rule::Keep);
+    assert_eq!(policy.rule(Some(&utf16("bash"))), Rule::Prune(lines));
+    assert_eq!(policy.rule(Some(&utf16("grep"))), Rule::Prune(Pruner::default()));
+    assert_eq!(policy.rule(None), Rule::Prune(Pruner::default()));
+    // Not even a rule of its own prunes the retrieval tool's pages.
+    assert_eq!(policy.rule(Some(&utf16(RETRIEVE_TOOL))), Rule::Keep);
+}
+
+/// A [`MemoryLog`] with the calls behind its results, priced as the meter prices text.
+struct WithCalls {
+    log: MemoryLog,
+    calls: Vec<(String, Call)>,
+}
+
+fn price(blocks: &[Block<'_>]) -> u64 {
+    blocks.iter().map(|b| if let Block::Text(t) = b { (t.len() as u64).div_ceil(4) + 4 } else { 4 }).sum::<u64>() + 8
+}
+
+impl PruneLog for WithCalls {
+    type Content = Vec<MemBlock>;
+    type Error = Rejected;
+    fn surface(&mut self) -> Result<Vec<Seq>, Rejected> {
+        PruneLog::surface(&mut self.log)
+    }
+    fn is_tool_result(&mut self, seq: Seq) -> Result<bool, Rejected> {
+        self.log.is_tool_result(seq)
+    }
+    fn content(&mut self, seq: Seq) -> Result<Option<Vec<MemBlock>>, Rejected> {
+        self.log.content(seq)
+    }
+    fn replace(&mut self, seq: Seq, content: &Vec<MemBlock>, pruned: &Pruned) -> Result<Seq, Rejected> {
+        self.log.replace(seq, content, pruned)
+    }
+}
+
+impl CallLog for WithCalls {
+    fn call(&mut self, seq: Seq, _: &Vec<MemBlock>) -> Result<Option<Call>, Rejected> {
+        let Some(MemEvent::ToolResult { call_id, .. }) = self.log.events.get(seq as usize) else { return Ok(None) };
+        Ok(self.calls.iter().find(|(id, _)| id == call_id).map(|(_, c)| c.clone()))
+    }
+    fn price(&mut self, content: &Vec<MemBlock>, pruned: Option<&Pruned>) -> Result<u64, Rejected> {
+        let blocks = content.blocks();
+        Ok(match pruned {
+            None => price(&blocks),
+            Some(p) => {
+                let texts: Vec<Vec<u16>> = crate::content::render_texts(&blocks, p).map(|t| t.to_vec()).collect();
+                price(&texts.iter().map(|t| Block::Text(t)).collect::<Vec<_>>())
+            }
+        })
+    }
+}
+
+fn session(outputs: &[(&str, &str, String)]) -> WithCalls {
+    let mut log = MemoryLog::default();
+    let mut calls = Vec::new();
+    log.push(MemEvent::Message);
+    for (i, (tool, args, output)) in outputs.iter().enumerate() {
+        let id = format!("call-{i}");
+        calls.push((id.clone(), Call { tool: utf16(tool), args: utf16(args) }));
+        log.push(MemEvent::ToolResult { call_id: id, content: vec![MemBlock::Text(utf16(output))], replaces: None });
+    }
+    WithCalls { log, calls }
+}
+
+fn diff(files: usize) -> String {
+    (0..files)
+        .map(|f| {
+            format!(
+                "diff --git a/f{f}.rs b/f{f}.rs\n--- a/f{f}.rs\n+++ b/f{f}.rs\n@@ -1,40 +1,40 @@\n{}",
+                (0..40).map(|l| format!("-old line {l} of file {f}\n+new line {l} of file {f}\n")).collect::<String>()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pass_follows_the_rules_names_kinds_and_keeps_the_newest() {
+    let log_text: String = (0..600).map(|i| format!("step {i}: compiling module number {i}\n")).collect();
+    let outputs = [
+        ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
+        ("read", r#"{"file_path":"src/lib.rs"}"#, log_text.clone()),
+        ("bash", r#"{"command":"git diff"}"#, diff(12)),
+        (RETRIEVE_TOOL, r#"{"hash":"0123"}"#, log_text.clone()),
+        ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
+    ];
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let policy = Policy { default: lines, tools: vec![(utf16("read"), Rule::Keep)], recent_tokens: Some(7000) };
+    let mut s = session(&outputs);
+    // Under pressure that the older two bash results relieve.
+    let report = prune_session_with_policy(&mut s, &policy, P(30_000, 29_000)).unwrap();
+    let pruned: Vec<Seq> = report.pruned.iter().map(|e| e.original_seq).collect();
+    assert_eq!(pruned, [1, 3], "read is never pruned, retrieval pages neither, the newest stays whole");
+    assert_eq!(report.kept_recent, [5]);
+    let diff_entry = &report.pruned[1];
+    let (kinds, named) = diff_entry.kinds.clone().unwrap();
+    assert_eq!(kinds, [Kind::Diff]);
+    assert_eq!(named.unwrap().reason, "bash `git diff`");
+    assert!(report.pruned[0].kinds.as_ref().unwrap().1.is_some(), "cargo build names a log");
+    for e in &report.pruned {
+        assert!(e.tokens_after < e.tokens_before);
+        assert_eq!(e.tokens_before, (e.chars_before).div_ceil(4) + 12, "ASCII: code points are UTF-16 units");
+    }
+    // With no pressure reading the newest is pruned too, as upstream would.
+    let mut s = session(&outputs);
+    let report = prune_session_with_policy(&mut s, &policy, None).unwrap();
+    assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3, 5]);
+}
+
+#[test]
+fn the_default_policy_prunes_what_upstream_prunes_with_the_same_events() {
+    let long: String = (0..400).map(|i| format!("line {i} of output\n")).collect();
+    let outputs = [("bash", "{}", long.clone()), ("read", "{}", "short".into()), ("bash", "{}", long)];
+    let mut a = session(&outputs);
+    let mut b = session(&outputs);
+    let budgets = Budgets::new(1000, 400, 100).unwrap();
+    let pruner = Pruner { budgets, strategy: Strategy::HeadTail };
+    let plain = prune_session(&mut a.log, |blocks| pruner.prune(blocks)).unwrap();
+    let policy = Policy { default: pruner, ..Policy::default() };
+    let with = prune_session_with_policy(&mut b, &policy, P(10, 5)).unwrap();
+    assert_eq!(a.log.events, b.log.events);
+    assert_eq!(plain.chars_removed, with.chars_removed);
+    assert_eq!(with.pruned.len(), 2);
+}
+
+#[test]
+fn a_rejected_append_stops_a_policy_pass() {
+    let long: String = (0..400).map(|i| format!("line {i} of output\n")).collect();
+    let outputs = [("bash", "{}", long.clone()), ("bash", "{}", long)];
+    let policy = Policy {
+        default: Pruner { budgets: Budgets::new(1000, 400, 100).unwrap(), strategy: Strategy::HeadTail },
+        ..Policy::default()
+    };
+    let mut s = session(&outputs);
+    s.log.fail_at_append = Some(2);
+    assert!(prune_session_with_policy(&mut s, &policy, None).is_err());
+    assert_eq!(s.log.events.len(), 3 + 2, "the first pair landed and stays");
+}

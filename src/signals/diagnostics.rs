@@ -1,0 +1,403 @@
+//! Diagnostics: the lines a linter, type checker or compiler prints, one
+//! per finding, each naming the rule it broke.
+//!
+//! A diagnostic line is located (`path:12:5:`, `path(12,5):`, or a bare
+//! `12:5` under a file header) and says a severity word or a rule code, or
+//! it opens with a rule code (`F821 Undefined name …`, its location on the
+//! next line). Its *rule* is the code (`F821`, `E1120`, `TS2345`,
+//! `E0308`), else the rule name the tool prints last (`[arg-type]`,
+//! `(no-value-for-parameter)`, `[-Wunused-variable]`, ESLint's
+//! `no-undef`), else the first words of its message. The planner shows the
+//! first line of each rule before any second line of one (rarest and most
+//! severe first), so the one finding that differs from a flood is kept.
+
+/// How serious a diagnostic says it is; ordered, least first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Severity {
+    /// `note`, `info`, `hint`, `help`.
+    #[default]
+    Note,
+    /// No severity word: a code alone (`E501`, `D205`).
+    Unstated,
+    /// `warning`.
+    Warning,
+    /// `error` or `fatal`.
+    Error,
+}
+
+/// A diagnostic line read: its rule's key and its severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// A hash of the rule (code, rule name or the message's first words).
+    pub rule: u64,
+    /// What the line says of itself.
+    pub severity: Severity,
+    /// Located by `line:column` alone: the file is named by a header above.
+    pub bare: bool,
+    /// Names no location of its own: it may be on the next line.
+    pub unlocated: bool,
+}
+
+/// Whether `view` is a location line under a diagnostic (`  --> path:12:5`).
+pub fn is_location_line(view: &str) -> bool {
+    view.trim_start().starts_with("--> ")
+}
+
+/// Whether `view` can be the file header above bare-located findings: a
+/// path (or any text) from the line's first column, without white space.
+pub fn is_file_header(view: &str) -> bool {
+    let t = view.trim_end();
+    !t.is_empty() && !t.starts_with([' ', '\t']) && !t.contains([' ', '\t'])
+}
+
+/// Whether the raw line `line` (UTF-16) can be a diagnostic or a file
+/// header, so that its view is worth making. A diagnostic opens (past
+/// indentation) with its location, a severity word or a code, so with a
+/// letter, a digit or a path's first character, and it holds a `:` unless
+/// it opens with a capital (`F821 Undefined name`); a header holds no white
+/// space; an escape (colour) may hide either. A code snippet's lines (`   |`,
+/// ` 4 |     let y = x;`, `   = note: …`) are none of these.
+pub fn worth_reading(line: &[u16]) -> bool {
+    let Some(f) = line.iter().position(|&u| u != 0x20 && u != 0x09) else { return false };
+    let c = line[f];
+    if c == 0x1B || (0x41..=0x5A).contains(&c) {
+        return true;
+    }
+    let opens_a_location =
+        c >= 0x80 || (c as u8).is_ascii_alphanumeric() || matches!(c as u8, b'/' | b'.' | b'~' | b'_' | b'-' | b'\\');
+    let holds = |unit: u8| find_unit(line, unit);
+    if opens_a_location && holds(b':') {
+        return true;
+    }
+    // A header: from the first column, no white space.
+    f == 0 && !holds(b' ') && !holds(b'\t') || holds(0x1B)
+}
+
+/// Whether `line` holds the ASCII unit `unit`: a byte search over the
+/// units' bytes, each hit checked against the unit it falls in.
+fn find_unit(line: &[u16], unit: u8) -> bool {
+    // SAFETY: a `[u16]` is `2 * len` initialised bytes; `u8` has alignment 1
+    // and the view lives no longer than `line`'s borrow.
+    let bytes = unsafe { std::slice::from_raw_parts(line.as_ptr().cast::<u8>(), line.len() * 2) };
+    memchr::memchr_iter(unit, bytes).any(|i| line[i / 2] == u16::from(unit))
+}
+
+/// Sampled lines read to tell whether a text is a tool's list of findings.
+pub const SAMPLE: usize = 256;
+
+/// Whether the sampled lines of a text hold findings often enough that
+/// every line of it is read as a possible one: at least four diagnostics,
+/// and diagnostics with their location lines one in eight non-blank lines.
+pub fn mostly_findings(mut views: impl Iterator<Item = String>) -> bool {
+    let (mut seen, mut found, mut parts) = (0usize, 0usize, 0usize);
+    for v in views.by_ref().take(SAMPLE) {
+        if v.trim().is_empty() {
+            continue;
+        }
+        seen += 1;
+        match read(&v) {
+            Some(_) => (found, parts) = (found + 1, parts + 1),
+            // A finding's location line (rustc, ruff) is part of it.
+            None => parts += usize::from(is_location_line(&v)),
+        }
+    }
+    found >= 4 && parts * 8 >= seen
+}
+
+/// Bytes of a line read at most, from its start and from its end: a
+/// diagnostic's location, severity and code come first, its rule name
+/// last, so a long message costs nothing.
+const REACH: usize = 160;
+
+/// The diagnostic `view` (a line's view) is, if it is one.
+pub fn read(view: &str) -> Option<Diagnostic> {
+    let b = view.as_bytes();
+    let start = skip_spaces(b, 0);
+    // A location line belongs to the finding above it.
+    if b[start..].starts_with(b"--> ") {
+        return None;
+    }
+    let (located, mut at) = match location(b, start) {
+        Some(end) => (true, skip_spaces(b, end)),
+        None => (false, start),
+    };
+    let bare = located && b[start].is_ascii_digit();
+    let (severity, after_word, colon) = severity_word(b, at);
+    if let Some(end) = after_word {
+        at = end;
+    }
+    // `error[E0308]:`, `error TS2345:`, or a code in first place.
+    let code = if b.get(at) == Some(&b'[') {
+        code_at(b, at + 1).filter(|&e| b.get(e) == Some(&b']')).map(|e| (at + 1, e))
+    } else {
+        None
+    }
+    .or_else(|| code_at(b, skip_spaces(b, at)).filter(|&e| ends_token(b, e)).map(|e| (skip_spaces(b, at), e)));
+    let opens_with_code = !located && after_word.is_none() && code.is_some_and(|(s, _)| s == start);
+    let stated = after_word.is_some() && severity != Severity::Unstated;
+    let accepted = if located {
+        stated || code.is_some() || trailing_rule(b).is_some()
+    } else if opens_with_code {
+        // `F821 Undefined name …`: a code, one space (and ruff's `[*]` for
+        // a fixable one), then a word.
+        let (_, mut e) = code.expect("checked");
+        if b[e..].starts_with(b" [*]") {
+            e += 4;
+        }
+        b.get(e) == Some(&b' ') && b.get(e + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'`' || *c == b'\'')
+    } else {
+        // `warning: unused variable`, `error[E0599]: no method`: a severity
+        // word at the line's start, then `:` or a bracketed code.
+        stated && at == start + severity_len(b, start) && (colon || code.is_some())
+    };
+    if !accepted {
+        return None;
+    }
+    let rule = match code {
+        Some((s, e)) => hash(&b[s..e]),
+        None => match trailing_rule(b) {
+            Some(r) => hash(r),
+            None => message_rule(&b[at..], 3),
+        },
+    };
+    let severity = if after_word.is_some() { severity } else { Severity::Unstated };
+    Some(Diagnostic { rule, severity, bare, unlocated: !located })
+}
+
+fn skip_spaces(b: &[u8], mut at: usize) -> usize {
+    while b.get(at).is_some_and(|&c| c == b' ' || c == b'\t') {
+        at += 1;
+    }
+    at
+}
+
+/// The end of a location at `at`: `path:L[:C]:` or `path:L[:C] ` (`path`
+/// without white space), `path(L,C):`, `--> path:L:C`, or `L:C` followed
+/// by white space (a file's findings under its header).
+fn location(b: &[u8], at: usize) -> Option<usize> {
+    let digits = |mut i: usize| {
+        let s = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > s).then_some(i)
+    };
+    if b[at..].starts_with(b"--> ") {
+        let path_start = skip_spaces(b, at + 4);
+        return location(b, path_start).or(Some(b.len()));
+    }
+    // `L:C` then white space.
+    if let Some(e) = digits(at)
+        && b.get(e) == Some(&b':')
+        && let Some(e2) = digits(e + 1)
+        && b.get(e2).is_some_and(|&c| c == b' ' || c == b'\t')
+    {
+        return Some(e2);
+    }
+    // A path: no white space, at most REACH bytes, then `:L` or `(L,C)`.
+    let limit = (at + REACH).min(b.len());
+    let mut i = at;
+    while let Some(off) = b[i..limit].iter().position(|&c| matches!(c, b':' | b'(' | b' ' | b'\t')) {
+        let j = i + off;
+        if matches!(b[j], b' ' | b'\t') {
+            return None;
+        }
+        if b[j] == b':'
+            && j > at
+            && let Some(mut e) = digits(j + 1)
+        {
+            if b.get(e) == Some(&b':')
+                && let Some(e2) = digits(e + 1)
+            {
+                e = e2;
+            }
+            return match b.get(e) {
+                Some(b':') => Some(e + 1),
+                Some(b' ' | b'\t') | None => Some(e),
+                _ => None,
+            };
+        }
+        if b[j] == b'(' && j > at {
+            let e = digits(j + 1)?;
+            let e = if b.get(e) == Some(&b',') { digits(e + 1)? } else { e };
+            return (b.get(e) == Some(&b')') && b.get(e + 1) == Some(&b':')).then_some(e + 2);
+        }
+        i = j + 1;
+    }
+    None
+}
+
+/// The severity word at `at`, the end of it (past a following `:` and
+/// white space, or before a `[`) and whether a `:` followed it, if there
+/// is one; [`Severity::Unstated`] and `None` when there is none.
+fn severity_word(b: &[u8], at: usize) -> (Severity, Option<usize>, bool) {
+    let run = |from: usize| from + b[from.min(b.len())..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    let word_end = run(at);
+    let mut lower = [0u8; 7];
+    let Some(word) = b.get(at..word_end).filter(|w| w.len() <= lower.len()) else {
+        return (Severity::Unstated, None, false);
+    };
+    for (l, c) in lower.iter_mut().zip(word) {
+        *l = c.to_ascii_lowercase();
+    }
+    let (severity, mut e) = match &lower[..word.len()] {
+        b"error" => (Severity::Error, word_end),
+        b"warning" | b"warn" => (Severity::Warning, word_end),
+        b"note" | b"info" | b"hint" | b"help" => (Severity::Note, word_end),
+        b"fatal" => (Severity::Error, word_end),
+        _ => return (Severity::Unstated, None, false),
+    };
+    // `fatal error:` reads as one word.
+    if word.eq_ignore_ascii_case(b"fatal")
+        && b.get(e) == Some(&b' ')
+        && b.get(e + 1..run(e + 1)).is_some_and(|w| w.eq_ignore_ascii_case(b"error"))
+    {
+        e = run(e + 1);
+    }
+    match b.get(e) {
+        Some(b':') => (severity, Some(skip_spaces(b, e + 1)), true),
+        Some(b'[') => (severity, Some(e), false),
+        Some(b' ' | b'\t') => (severity, Some(skip_spaces(b, e)), false),
+        _ => (Severity::Unstated, None, false),
+    }
+}
+
+/// How many bytes the severity word at `at` and what follows it take (see
+/// [`severity_word`]), 0 when there is none.
+fn severity_len(b: &[u8], at: usize) -> usize {
+    severity_word(b, at).1.map_or(0, |e| e - at)
+}
+
+/// The end of a rule code at `at`: one to five ASCII capitals, then two to
+/// five digits (`F821`, `E1120`, `TS2345`, `ANN001`, `E0308`).
+fn code_at(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at;
+    while i < at + 5 && b.get(i).is_some_and(u8::is_ascii_uppercase) {
+        i += 1;
+    }
+    if i == at {
+        return None;
+    }
+    let d = i;
+    while i < d + 5 && b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    (i - d >= 2 && !b.get(i).is_some_and(u8::is_ascii_alphanumeric)).then_some(i)
+}
+
+/// Whether a code ending at `e` stands alone: followed by `:`, white space,
+/// `]`, or the end.
+fn ends_token(b: &[u8], e: usize) -> bool {
+    matches!(b.get(e), None | Some(b':' | b' ' | b'\t' | b']'))
+}
+
+/// The rule name a tool prints at the end of the line: `[arg-type]`,
+/// `[-Wunused-variable]`, `(no-value-for-parameter)`, or ESLint's
+/// `no-undef` after two spaces.
+fn trailing_rule(b: &[u8]) -> Option<&[u8]> {
+    let end = b.iter().rposition(|&c| c != b' ' && c != b'\t')? + 1;
+    let tail = &b[end.saturating_sub(REACH)..end];
+    let name = |s: &[u8]| {
+        !s.is_empty()
+            && s.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'/' | b'@' | b'.' | b':'))
+    };
+    let last = *tail.last()?;
+    if let Some(open) = match last {
+        b']' => tail.iter().rposition(|&c| c == b'['),
+        b')' => tail.iter().rposition(|&c| c == b'('),
+        _ => None,
+    } {
+        let inner = &tail[open + 1..tail.len() - 1];
+        // A bracketed name (`[operator]`, `[-Wextra]`); a parenthesised one
+        // only with a dash or underscore, as pylint's symbols have.
+        let plain = last == b']' || inner.iter().any(|c| matches!(c, b'-' | b'_'));
+        return (name(inner) && inner.len() >= 3 && inner.iter().any(u8::is_ascii_alphabetic) && plain)
+            .then_some(inner);
+    }
+    // ESLint: the rule after a run of two or more spaces.
+    let gap = tail.windows(2).rposition(|w| w == b"  ")?;
+    let word = &tail[gap + 2..];
+    (name(word) && word.first().is_some_and(|c| c.is_ascii_lowercase() || *c == b'@')).then_some(word)
+}
+
+/// A hash of the first `n` fixed words of a message: words holding a
+/// digit, a quotation mark or a path separator (names and values that
+/// differ from one finding to the next) are skipped.
+fn message_rule(b: &[u8], n: usize) -> u64 {
+    let fixed = |w: &&[u8]| !w.iter().any(|c| c.is_ascii_digit() || matches!(c, b'\'' | b'"' | b'`' | b'/' | b'\\'));
+    let words = b.split(|&c| c == b' ' || c == b'\t').filter(|w| !w.is_empty()).filter(fixed).take(n);
+    words.fold(hash(b""), hash_more)
+}
+
+/// FNV-1a: rule names are short; any fixed hash will do.
+fn hash(bytes: &[u8]) -> u64 {
+    hash_more(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// [`hash`] continued over more bytes (a word separator first).
+fn hash_more(h: u64, bytes: &[u8]) -> u64 {
+    std::iter::once(&b' ').chain(bytes).fold(h, |h, &c| (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule_and_severity(view: &str) -> Option<(u64, Severity)> {
+        read(view).map(|d| (d.rule, d.severity))
+    }
+
+    #[test]
+    fn each_tools_shape_is_read_with_its_rule() {
+        let cases: &[(&str, &[u8], Severity)] = &[
+            ("F821 Undefined name `term_lenght`", b"F821", Severity::Unstated),
+            ("D212 [*] Multi-line docstring summary should start at the first line", b"D212", Severity::Unstated),
+            ("src/app.py:3:1: F401 'os' imported but unused", b"F401", Severity::Unstated),
+            ("  246:9  F524 `.format` call is missing argument(s)", b"F524", Severity::Unstated),
+            (
+                "pkg/iterutils.py:436:11: E1120: No value for argument 'size' in function call (no-value-for-parameter)",
+                b"E1120",
+                Severity::Unstated,
+            ),
+            (
+                "pkg/a.py:12: error: Unsupported operand types for + (\"str\" and \"bytes\")  [operator]",
+                b"operator",
+                Severity::Error,
+            ),
+            ("  463:11  error    'helpWith' is not defined  no-undef", b"no-undef", Severity::Error),
+            ("  1:30  warning  Strings must use doublequote  quotes", b"quotes", Severity::Warning),
+            ("src/x.ts(12,5): error TS2345: Argument of type 'string' is not assignable", b"TS2345", Severity::Error),
+            ("error[E0308]: mismatched types", b"E0308", Severity::Error),
+            ("src/m.c:12:5: warning: unused variable 'x' [-Wunused-variable]", b"-Wunused-variable", Severity::Warning),
+        ];
+        for &(view, rule, severity) in cases {
+            assert_eq!(rule_and_severity(view), Some((hash(rule), severity)), "{view}");
+            assert!(worth_reading(&crate::text::utf16(view)), "{view} skipped unread");
+        }
+        for snippet in
+            ["   |", "12 |     let y = x;", "   |         ^^ help: prefix it: `_x`", "   = note: on by default", ""]
+        {
+            assert!(!worth_reading(&crate::text::utf16(snippet)), "{snippet} read");
+        }
+        // A warning without a code or rule name: its first words are its rule.
+        let (a, b) = (read("warning: unused variable: `x`").unwrap(), read("warning: unused variable: `yy`").unwrap());
+        assert_eq!((a.rule, a.severity), (b.rule, Severity::Warning));
+        assert_ne!(a.rule, read("warning: unused import: `y`").unwrap().rule);
+    }
+
+    #[test]
+    fn prose_paths_and_hits_are_not_diagnostics() {
+        for view in [
+            "Collecting requests==2.31.0",
+            "v2 released to main",
+            "src/app.py:12:    return x",
+            "Downloading https://example.com/a.tar.gz (12 kB)",
+            "   Compiling serde v1.0.0",
+            "2026-04-22T16:11:57Z starting job",
+            "A1 sauce",
+        ] {
+            assert_eq!(read(view), None, "{view}");
+        }
+    }
+}
