@@ -224,8 +224,11 @@ impl<'i, 'a> KeepSet<'i, 'a> {
             return false;
         }
         let room = room as usize;
+        if line_cps <= cap.min(room) {
+            return self.commit(k, None, base as usize + line_cps, reason);
+        }
         if !long {
-            return line_cps <= room && self.commit(k, None, base as usize + line_cps, reason);
+            return false;
         }
         // Cut: keep what fits beside an inline marker.
         let allowance = cap.min(room);
@@ -239,6 +242,23 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
         let removed = line_cps - kept_cps;
         self.commit(k, Some((from as u32, to as u32)), base as usize + kept_cps + cut_cost(removed), reason)
+    }
+
+    /// What adding line `k` whole would add to the size, markers included
+    /// (`None` when it is kept already or out of range).
+    pub fn whole_cost(&self, k: usize) -> Option<usize> {
+        if k >= self.index.line_count() || self.is_kept(k) {
+            return None;
+        }
+        let t = self.index.text_of(k);
+        let run = self.run_around(t, k);
+        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
+        Some((split + self.index.cps(k)).saturating_sub(self.index.run_cost_in(t, run)))
+    }
+
+    /// Code points that may still be added under the current limit.
+    pub fn room(&self) -> usize {
+        self.limit.saturating_sub(self.cost)
     }
 
     /// Too little room left for any line worth adding.
