@@ -169,6 +169,8 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
     ['runs-holdout', [[4096, 0.85], [8192, 0.85], [32768, 0.95]]],
     ['kinds-tune', [[4096, 0.7], [8192, 0.85], [32768, 0.93]]],
     ['kinds-holdout', [[4096, 0.7], [8192, 0.85], [32768, 0.95]]],
+    ['runs3-tune', [[4096, 0.74], [8192, 0.85], [32768, 0.95]]],
+    ['runs3-check', [[4096, 0.7], [8192, 0.78], [32768, 0.93]]],
   ]
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {

@@ -4,9 +4,11 @@
 //! included, stays within the budget. The size is tracked exactly as
 //! [`render`](super::render) will produce it (a dropped run costs its
 //! marker line, or itself when shorter; a cut line its head, tail and
-//! inline marker), so the budget holds by construction. A line too long
-//! for what is left, or longer than the caller's cap, is cut inside by the
-//! head:tail ratio around a retrievable inline marker.
+//! inline marker), so the budget holds by construction. A line longer
+//! than the caller's cap is cut inside by the head:tail ratio around a
+//! retrievable inline marker (to the cap, or to what is left); a shorter
+//! line that does not fit is cut only when it is evidence of a failure,
+//! never just to fill.
 //!
 //! The set is a bit per line ([`LineSet`]) and a map of the few cut lines,
 //! so it costs an eighth of a byte a line whatever the budget, and adding a
@@ -188,7 +190,13 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         let most_room = self.limit - self.cost + self.max_run_cost;
         let cut_floor = marker_len(line_cps as u64, Unit::Chars) + MIN_CUT_KEEP;
         let whole = line_cps <= cap && line_cps <= most_room;
-        let cut = cap >= cut_floor && most_room >= cut_floor;
+        // A line longer than the cap is cut; one that merely does not fit
+        // what is left is cut only when it is evidence (a failure, its
+        // cause or frame, a summary, a caller's span), never to fill.
+        let evidence =
+            matches!(reason, Reason::Span | Reason::Failure | Reason::Cause | Reason::Summary | Reason::Frame);
+        let long = line_cps > cap || evidence;
+        let cut = long && cap >= cut_floor && most_room >= cut_floor;
         if !whole && !cut {
             return false;
         }
@@ -201,7 +209,7 @@ impl<'i, 'a> KeepSet<'i, 'a> {
             let near = self.index.cps(k - 1).min(self.min_run_cost) + self.index.cps(k + 1).min(self.min_run_cost);
             let least = |kept: usize| (kept + near).saturating_sub(self.max_run_cost);
             let whole = line_cps <= cap && least(line_cps) <= self.limit - self.cost;
-            let cut = cap >= cut_floor && least(cut_floor) <= self.limit - self.cost;
+            let cut = long && cap >= cut_floor && least(cut_floor) <= self.limit - self.cost;
             if !whole && !cut {
                 return false;
             }
@@ -219,6 +227,9 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         if line_cps <= cap.min(room) {
             return self.commit(k, None, base as usize + line_cps, reason);
         }
+        if !long {
+            return false;
+        }
         // Cut: keep what fits beside an inline marker.
         let allowance = cap.min(room);
         let marker = marker_len(line_cps as u64, Unit::Chars);
@@ -231,6 +242,23 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
         let removed = line_cps - kept_cps;
         self.commit(k, Some((from as u32, to as u32)), base as usize + kept_cps + cut_cost(removed), reason)
+    }
+
+    /// What adding line `k` whole would add to the size, markers included
+    /// (`None` when it is kept already or out of range).
+    pub fn whole_cost(&self, k: usize) -> Option<usize> {
+        if k >= self.index.line_count() || self.is_kept(k) {
+            return None;
+        }
+        let t = self.index.text_of(k);
+        let run = self.run_around(t, k);
+        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
+        Some((split + self.index.cps(k)).saturating_sub(self.index.run_cost_in(t, run)))
+    }
+
+    /// Code points that may still be added under the current limit.
+    pub fn room(&self) -> usize {
+        self.limit.saturating_sub(self.cost)
     }
 
     /// Too little room left for any line worth adding.

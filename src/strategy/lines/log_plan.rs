@@ -221,8 +221,16 @@ impl LogPlan<'_, '_, '_> {
         for &k in &diagnostics.distinct {
             self.keep_diagnostic(k as usize, Reason::Failure);
         }
+        // Repeats travel with the lines that tell them apart (their values),
+        // or are not kept: a second bare verdict of one template says nothing.
         for i in spread_positions(ranked.repeats.len()) {
-            self.keep.add(ranked.repeats[i] as usize, cap, Reason::Repeat);
+            let k = ranked.repeats[i] as usize;
+            let nearest = self.nearest_causes(k);
+            if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, cap, Reason::Repeat) {
+                for c in nearest {
+                    self.keep.add(c, cap, Reason::Cause);
+                }
+            }
         }
         for i in spread_positions(diagnostics.repeats.len()) {
             if self.keep.full() {
@@ -351,6 +359,18 @@ impl LogPlan<'_, '_, '_> {
         {
             self.keep.add(h, self.cap, Reason::Cause);
         }
+    }
+
+    /// Whether failure line `k` and its `nearest` causes fit what is left
+    /// whole, with a marker for each run they may split.
+    fn fits_with(&self, k: usize, nearest: &[usize]) -> bool {
+        // The failure's exact cost; each cause may split off a run, whose
+        // marker it pays for.
+        let slack = crate::markers::marker_len(self.n() as u64, crate::markers::Unit::Lines);
+        let own = self.keep.whole_cost(k).unwrap_or(0);
+        let causes: usize =
+            nearest.iter().filter(|&&j| !self.keep.is_kept(j)).map(|&j| self.index.cps(j) + slack).sum();
+        nearest.is_empty() || own + causes <= self.keep.room()
     }
 
     /// The cause lines of failure line `k` kept right after it: those stating

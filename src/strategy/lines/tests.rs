@@ -296,3 +296,17 @@ fn context_lines_zero_keeps_no_context_lines() {
         assert_eq!(context_rows == 0, context == 0, "contextLines {context}: {context_rows} context lines");
     }
 }
+
+#[test]
+fn a_line_within_the_cap_is_never_cut_just_to_fill() {
+    // No failure in it: every kept line fills; all are within the cap.
+    let log: String = (0..1000).map(|i| format!("step {i:04} {}\n", "x".repeat(140))).collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096, 5000] {
+        let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        assert!(!o.contains("_chars_offloaded"), "budget {budget}: a line was cut to fill\n{o}");
+        assert!(o.lines().filter(|l| l.starts_with("step ")).all(|l| l.len() == 150), "budget {budget}");
+    }
+}
