@@ -50,40 +50,37 @@ pub struct PrunedEntry<'env> {
 impl<'env> PrunedEntry<'env> {
     /// The entry of a head/tail pass for `entry`, whose result answered `call_id`.
     pub fn new(entry: session::PrunedEntry, call_id: CallId<'env>) -> Self {
+        let seqs = (entry.original_seq, entry.replacement_seq);
+        Self::upstreams(seqs, call_id, (entry.chars_before, entry.chars_after))
+    }
+
+    /// The entry of a policy pass for `entry`, whose result answered `call_id`.
+    pub fn from_policy(entry: PolicyEntry, call_id: CallId<'env>) -> Self {
+        let seqs = (entry.original_seq, entry.replacement_seq);
+        let mut out = Self::upstreams(seqs, call_id, (entry.chars_before, entry.chars_after));
+        out.recoverable = Some(recoverable(entry.recoverable));
+        out.tokens_before = Some(entry.tokens_before as f64);
+        out.tokens_after = Some(entry.tokens_after as f64);
+        if let Some((kinds, named)) = entry.kinds {
+            out.kinds = Some(kinds.into_iter().map(TextKind::from).collect());
+            out.kind_from = Some(named.map_or_else(|| SAMPLE.to_owned(), |n| n.reason));
+        }
+        out
+    }
+
+    /// Upstream's fields only: `(original, replacement)` seqs and `(before, after)` code points.
+    fn upstreams(seqs: (u64, u64), call_id: CallId<'env>, chars: (u64, u64)) -> Self {
         PrunedEntry {
-            original_seq: entry.original_seq as f64,
-            replacement_seq: entry.replacement_seq as f64,
+            original_seq: seqs.0 as f64,
+            replacement_seq: seqs.1 as f64,
             call_id,
-            chars_before: entry.chars_before as f64,
-            chars_after: entry.chars_after as f64,
+            chars_before: chars.0 as f64,
+            chars_after: chars.1 as f64,
             recoverable: None,
             tokens_before: None,
             tokens_after: None,
             kinds: None,
             kind_from: None,
-        }
-    }
-
-    /// The entry of a policy pass for `entry`, whose result answered `call_id`.
-    pub fn from_policy(entry: PolicyEntry, call_id: CallId<'env>) -> Self {
-        let (kinds, kind_from) = match entry.kinds {
-            Some((kinds, named)) => (
-                Some(kinds.into_iter().map(TextKind::from).collect()),
-                Some(named.map_or_else(|| SAMPLE.to_owned(), |n| n.reason)),
-            ),
-            None => (None, None),
-        };
-        PrunedEntry {
-            original_seq: entry.original_seq as f64,
-            replacement_seq: entry.replacement_seq as f64,
-            call_id,
-            chars_before: entry.chars_before as f64,
-            chars_after: entry.chars_after as f64,
-            recoverable: Some(recoverable(entry.recoverable)),
-            tokens_before: Some(entry.tokens_before as f64),
-            tokens_after: Some(entry.tokens_after as f64),
-            kinds,
-            kind_from,
         }
     }
 }
