@@ -22,6 +22,7 @@ pub mod parallel;
 pub mod session;
 pub mod signals;
 pub mod strategy;
+pub mod substring;
 pub mod text;
 
 #[cfg(feature = "napi")]
