@@ -34,6 +34,13 @@ export declare class NativePruner {
    * the text is within the threshold or gets upstream's cut.
    */
   explain(text: string): Array<ExplainedLine> | null
+  /**
+   * `--explain`'s rows for `text` (see `src/explain.rs`), handed to
+   * `write` a chunk of rows at a time, so no row or object per line is
+   * held; returns the text's kind, or `null` (nothing written) as
+   * `explain` does. An exception `write` throws ends the rows and is rethrown.
+   */
+  explainRows(text: string, write: (rows: string) => void): string | null
 }
 
 /**

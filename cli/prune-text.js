@@ -9,22 +9,18 @@ function readText(file) {
   return decodeUtf8(readInput(file), nameOf(file))
 }
 
-/** One row per line: number, fate, why it was kept, class, and the line (shortened); the text's kind on stderr. */
+/**
+ * One row per line: number, fate, why it was kept, class, and the line
+ * (shortened), written a chunk of rows at a time as the addon makes them;
+ * then the text's kind on stderr.
+ */
 function explainText(text, pruner) {
-  const explained = pruner.explain(text)
-  if (explained === null) {
+  const kind = pruner.explainRows(text, (rows) => process.stdout.write(rows))
+  if (kind === null) {
     process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
     return
   }
-  process.stderr.write(`kind: ${explained[0]?.kind ?? 'log'}\n`)
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const width = String(lines.length).length
-  const rows = explained.map(({ class: kind, fate, why }, i) => {
-    const line = lines[i].length > 160 ? `${lines[i].slice(0, 157)}...` : lines[i]
-    return `${String(i + 1).padStart(width)}  ${fate.padEnd(4)}  ${(why || '-').padEnd(8)}  ${(kind || '-').padEnd(7)}  ${line}`
-  })
-  process.stdout.write(rows.join('\n') + '\n')
+  process.stderr.write(`kind: ${kind}\n`)
 }
 
 /**

@@ -13,6 +13,7 @@
 pub mod config;
 pub mod content;
 pub mod cpu;
+pub mod explain;
 #[cfg(any(test, feature = "guarantees"))]
 pub mod guarantees;
 pub mod hash;

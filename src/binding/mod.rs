@@ -15,19 +15,18 @@ mod zstd;
 
 use std::collections::BTreeMap;
 
-use napi::bindgen_prelude::{Either, JsObjectValue, Object, Unknown, Utf16String};
+use napi::bindgen_prelude::{Either, Function, JsObjectValue, Object, Unknown, Utf16String};
 use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
 use crate::config::{self, Budgets};
 use crate::content::{Block, render_texts};
+use crate::explain;
 use crate::hash;
 use crate::markers::find_markers;
 use crate::pages::{self, Selection};
 use crate::session::{prune_session, retrieve as retrieve_from};
-use crate::signals::{Failure, Frame};
-use crate::strategy::lines::render::Fate;
-use crate::strategy::lines::{self, Explained, LineOptions, Reason};
+use crate::strategy::lines::{self, LineOptions};
 use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
 use dsh::JsSessionLog;
@@ -237,60 +236,45 @@ impl NativePruner {
     #[napi(catch_unwind, ts_args_type = "text: string")]
     pub fn explain(&self, env: Env, text: Unknown) -> Result<Option<Vec<ExplainedLine>>> {
         let units = string_arg(&env, &text, "explain: text")?;
-        let options = match self.pruner.strategy {
+        let mut out = Vec::new();
+        let planned = lines::explain(&units, &self.pruner.budgets, &self.line_options(), |_, line| {
+            let [class, fate, why] = explain::words(&line);
+            let kind = line.kind.name().to_owned();
+            out.push(ExplainedLine { class: class.to_owned(), fate: fate.to_owned(), why: why.to_owned(), kind });
+        });
+        Ok(planned.then_some(out))
+    }
+
+    /// `--explain`'s rows for `text` (see `src/explain.rs`), handed to
+    /// `write` a chunk of rows at a time, so no row or object per line is
+    /// held; returns the text's kind, or `null` (nothing written) as
+    /// `explain` does. An exception `write` throws ends the rows and is rethrown.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string, write: (rows: string) => void",
+        ts_return_type = "string | null"
+    )]
+    pub fn explain_rows(
+        &self,
+        env: Env,
+        text: Unknown,
+        write: Function<Utf16String, Unknown>,
+    ) -> Result<Option<String>> {
+        let units = string_arg(&env, &text, "explainRows: text")?;
+        // Each call in its own handle scope: otherwise every chunk written
+        // stays reachable until the rows are done.
+        let kind = explain::rows(&units, &self.pruner.budgets, &self.line_options(), |chunk| {
+            env.run_in_scope(|| write.call(Utf16String::from(chunk.to_vec())).map(drop))
+        })?;
+        Ok(kind.map(|k| k.name().to_owned()))
+    }
+
+    /// The line options lines mode plans with (the defaults under head/tail).
+    fn line_options(&self) -> LineOptions {
+        match self.pruner.strategy {
             Strategy::Lines(options) => options,
             Strategy::HeadTail => LineOptions::default(),
-        };
-        let Some(lines) = lines::explain(&units, &self.pruner.budgets, &options) else { return Ok(None) };
-        Ok(Some(lines.iter().map(explained_line).collect()))
-    }
-}
-
-/// The words `--explain` prints for one line.
-fn explained_line(line: &Explained) -> ExplainedLine {
-    let s = &line.signal;
-    let class = if line.flood {
-        "flood"
-    } else if s.pass() {
-        "pass"
-    } else {
-        match s.failure {
-            Failure::Strong => "failure",
-            Failure::Weak => "weak",
-            Failure::None if s.summary() => "summary",
-            Failure::None if s.frame != Frame::None => "frame",
-            Failure::None if s.cause() => "cause",
-            Failure::None => "",
         }
-    };
-    let fate = match line.fate {
-        Fate::Keep => "keep",
-        Fate::Cut { .. } => "cut",
-        Fate::Drop => "drop",
-    };
-    let why = match line.reason {
-        Some(reason) => match reason {
-            Reason::Span => "span",
-            Reason::Failure => "failure",
-            Reason::Cause => "cause",
-            Reason::Summary => "summary",
-            Reason::Frame => "frame",
-            Reason::Repeat => "repeat",
-            Reason::Weak => "weak",
-            Reason::Start => "start",
-            Reason::End => "end",
-            Reason::Context => "context",
-            Reason::Fill => "fill",
-            Reason::Outline => "outline",
-        },
-        None if !class.is_empty() && class != "pass" => "no room",
-        None => "",
-    };
-    ExplainedLine {
-        class: class.to_owned(),
-        fate: fate.to_owned(),
-        why: why.to_owned(),
-        kind: line.kind.name().to_owned(),
     }
 }
 
