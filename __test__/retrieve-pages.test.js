@@ -5,6 +5,9 @@
 // through the real registry and a real agent on Node 22.
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import { checkRetrievalThreshold, retrievePage } from '../index.js'
 import { Ours, appendTurn, pruner, sessionWith } from './support/dsh.js'
@@ -93,6 +96,8 @@ describe('retrieval pages fit thresholdChars', () => {
         break
       }
     }
+    const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md'), 'utf8')
+    assert.match(readme, new RegExp(`128 code points of text, ${least} at least`), 'the README states the smallest threshold')
     const { service: small, session: s2, hash: h2 } = await pruned({ thresholdChars: least, headChars: 100, tailChars: 50 })
     for (const search of [undefined, LONG_SEARCH]) allPages(small, s2, h2, least, search === undefined ? {} : { search })
   })
