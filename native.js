@@ -716,9 +716,10 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, __testPanic, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, kindOfCommand, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, __testPanic, checkRetrievalThreshold, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, kindOfCommand, MAX_INPUT_BYTES, PRUNE_MARKER, receiveTexts, retrieve, RETRIEVE_TOOL_NAME, retrievePage, startsWithZstdFrame, StrategyName, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { __testPanic }
+export { checkRetrievalThreshold }
 export { codePointLength }
 export { contentHash }
 export { countMarkers }
@@ -732,6 +733,7 @@ export { MAX_INPUT_BYTES }
 export { PRUNE_MARKER }
 export { receiveTexts }
 export { retrieve }
+export { RETRIEVE_TOOL_NAME }
 export { retrievePage }
 export { startsWithZstdFrame }
 export { StrategyName }

@@ -14,6 +14,7 @@ pub mod command_kind;
 pub mod config;
 pub mod content;
 pub mod cpu;
+pub mod explain;
 #[cfg(any(test, feature = "guarantees"))]
 pub mod guarantees;
 pub mod hash;
@@ -24,6 +25,7 @@ pub mod policy;
 pub mod session;
 pub mod signals;
 pub mod strategy;
+pub mod substring;
 pub mod text;
 
 #[cfg(feature = "napi")]

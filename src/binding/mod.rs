@@ -16,20 +16,19 @@ mod zstd;
 
 use std::collections::BTreeMap;
 
-use napi::bindgen_prelude::{Either, JsObjectValue, Object, Unknown, Utf16String};
+use napi::bindgen_prelude::{Either, Function, JsObjectValue, Object, Unknown, Utf16String};
 use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
 use crate::config::{self, Budgets};
 use crate::content::{Block, render_texts};
+use crate::explain;
 use crate::hash;
 use crate::markers::find_markers;
 use crate::pages::{self, Selection};
 use crate::policy::{Policy, Rule, prune_session_with_policy};
 use crate::session::{prune_session, retrieve as retrieve_from};
-use crate::signals::{Failure, Frame};
-use crate::strategy::lines::render::Fate;
-use crate::strategy::lines::{self, Explained, LineOptions, Reason};
+use crate::strategy::lines::{self, LineOptions};
 use crate::strategy::{Pruner, Strategy};
 use blocks::JsBlocks;
 use dsh::JsSessionLog;
@@ -276,60 +275,49 @@ impl NativePruner {
     pub fn explain(&self, env: Env, text: Unknown, command: Option<Unknown>) -> Result<Option<Vec<ExplainedLine>>> {
         let units = string_arg(&env, &text, "explain: text")?;
         let named = policy::command_kind(&env, command.as_ref(), "explain: command")?;
-        let options = match policy::hinted(self.pruner.strategy, named.as_ref()) {
+        let mut out = Vec::new();
+        let planned = lines::explain(&units, &self.pruner.budgets, &self.line_options(named.as_ref()), |_, line| {
+            let [class, fate, why] = explain::words(&line);
+            let kind = line.kind.name().to_owned();
+            out.push(ExplainedLine { class: class.to_owned(), fate: fate.to_owned(), why: why.to_owned(), kind });
+        });
+        Ok(planned.then_some(out))
+    }
+
+    /// `--explain`'s rows for `text` (see `src/explain.rs`), handed to
+    /// `write` a chunk of rows at a time, so no row or object per line is
+    /// held; returns the text's kind, or `null` (nothing written) as
+    /// `explain` does. An exception `write` throws ends the rows and is
+    /// rethrown. `command` names the kind as in `plan`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string, write: (rows: string) => void, command?: string",
+        ts_return_type = "string | null"
+    )]
+    pub fn explain_rows(
+        &self,
+        env: Env,
+        text: Unknown,
+        write: Function<Utf16String, Unknown>,
+        command: Option<Unknown>,
+    ) -> Result<Option<String>> {
+        let units = string_arg(&env, &text, "explainRows: text")?;
+        let named = policy::command_kind(&env, command.as_ref(), "explainRows: command")?;
+        // Each call in its own handle scope: otherwise every chunk written
+        // stays reachable until the rows are done.
+        let kind = explain::rows(&units, &self.pruner.budgets, &self.line_options(named.as_ref()), |chunk| {
+            env.run_in_scope(|| write.call(Utf16String::from(chunk.to_vec())).map(drop))
+        })?;
+        Ok(kind.map(|k| k.name().to_owned()))
+    }
+
+    /// The line options lines mode plans with (the defaults under
+    /// head/tail), the kind as `named` says.
+    fn line_options(&self, named: Option<&crate::command_kind::CallKind>) -> LineOptions {
+        match policy::hinted(self.pruner.strategy, named) {
             Strategy::Lines(options) => options,
             Strategy::HeadTail => LineOptions::default(),
-        };
-        let Some(lines) = lines::explain(&units, &self.pruner.budgets, &options) else { return Ok(None) };
-        Ok(Some(lines.iter().map(explained_line).collect()))
-    }
-}
-
-/// The words `--explain` prints for one line.
-fn explained_line(line: &Explained) -> ExplainedLine {
-    let s = &line.signal;
-    let class = if line.flood {
-        "flood"
-    } else if s.pass() {
-        "pass"
-    } else {
-        match s.failure {
-            Failure::Strong => "failure",
-            Failure::Weak => "weak",
-            Failure::None if s.summary() => "summary",
-            Failure::None if s.frame != Frame::None => "frame",
-            Failure::None if s.cause() => "cause",
-            Failure::None => "",
         }
-    };
-    let fate = match line.fate {
-        Fate::Keep => "keep",
-        Fate::Cut { .. } => "cut",
-        Fate::Drop => "drop",
-    };
-    let why = match line.reason {
-        Some(reason) => match reason {
-            Reason::Span => "span",
-            Reason::Failure => "failure",
-            Reason::Cause => "cause",
-            Reason::Summary => "summary",
-            Reason::Frame => "frame",
-            Reason::Repeat => "repeat",
-            Reason::Weak => "weak",
-            Reason::Start => "start",
-            Reason::End => "end",
-            Reason::Context => "context",
-            Reason::Fill => "fill",
-            Reason::Outline => "outline",
-        },
-        None if !class.is_empty() && class != "pass" => "no room",
-        None => "",
-    };
-    ExplainedLine {
-        class: class.to_owned(),
-        fate: fate.to_owned(),
-        why: why.to_owned(),
-        kind: line.kind.name().to_owned(),
     }
 }
 
@@ -374,27 +362,31 @@ fn recoverable_object<'env>(env: &'env Env, map: &BTreeMap<String, Vec<u16>>) ->
 #[napi(catch_unwind, ts_args_type = "session: object, hash: string", ts_return_type = "string | undefined")]
 pub fn retrieve(env: Env, session: Unknown, hash: Unknown) -> Result<Either<Utf16String, ()>> {
     Ok(match retrieved(&env, &session, &hash, "retrieve")? {
-        Some(text) => Either::A(Utf16String::from(text)),
+        Some((_, text)) => Either::A(Utf16String::from(text)),
         None => Either::B(()),
     })
 }
 
-/// The text behind `hash` in `session`, for `retrieve` and `retrievePage`
-/// (`what` names the caller in errors).
-fn retrieved(env: &Env, session: &Unknown, hash: &Unknown, what: &str) -> Result<Option<Vec<u16>>> {
+/// The hash and the text behind it in `session`, for `retrieve` and
+/// `retrievePage` (`what` names the caller in errors).
+fn retrieved(env: &Env, session: &Unknown, hash: &Unknown, what: &str) -> Result<Option<(String, Vec<u16>)>> {
     let hash = String::from_utf16_lossy(&string_arg(env, hash, &format!("{what}: hash"))?);
     let mut log = JsSessionLog::new(env, session, Object::new(env)?, what)?;
     if !hash::is_hash(&hash) {
         return Ok(None);
     }
-    retrieve_from(&mut log, &hash)
+    Ok(retrieve_from(&mut log, &hash)?.map(|text| (hash, text)))
 }
 
-/// What part of a retrieved text to page through, and how large a page is.
+/// The retrieval tool's name, as the model calls it (its header names it).
+#[napi]
+pub const RETRIEVE_TOOL_NAME: &str = pages::TOOL_NAME;
+
+/// What part of a retrieved text to page through, and within what.
 #[napi(object)]
 pub struct PageOptions {
-    /// Code points a page holds at most.
-    pub budget: i64,
+    /// The pruner's `thresholdChars`: each page and its header fit in it.
+    pub threshold_chars: f64,
     /// The page wanted, from 1 (default 1).
     pub page: Option<i64>,
     /// With `lastLine`: only lines `firstLine..=lastLine`, counted from 1.
@@ -406,9 +398,12 @@ pub struct PageOptions {
     pub search: Option<Unknown<'static>>,
 }
 
-/// One page of a retrieved text (see `src/pages.rs`).
+/// One page of a retrieved text (see `src/pages/`).
 #[napi(object)]
 pub struct TextPage {
+    /// The page's first line, ending in a line feed: which lines, which
+    /// page, how to go on. The tool's result is `header + text`.
+    pub header: Utf16String,
     /// The page: whole lines of the text, byte for byte.
     pub text: Utf16String,
     /// First line on the page, from 1.
@@ -426,18 +421,20 @@ pub struct TextPage {
 }
 
 /// Page `options.page` of the exact text behind `hash` in `session` (as
-/// `retrieve` finds it): whole lines, at most `options.budget` code points,
-/// optionally narrowed to a line range or a search; `undefined` for a hash
-/// the pruner did not write. Paged here, so the whole dropped text never
-/// crosses into JS. A `RangeError` for a page past the last or a selection
-/// with no line.
+/// `retrieve` finds it) under its header, the two within
+/// `options.thresholdChars` code points: whole lines, optionally narrowed
+/// to a line range or a search; `undefined` for a hash the pruner did not
+/// write. Paged here, so the whole dropped text never crosses into JS. A
+/// `RangeError` for a page past the last, a selection with no line, or a
+/// threshold with no room for a page.
 #[napi(
     catch_unwind,
     ts_args_type = "session: object, hash: string, options: PageOptions",
     ts_return_type = "TextPage | undefined"
 )]
 pub fn retrieve_page(env: Env, session: Unknown, hash: Unknown, options: PageOptions) -> Result<Either<TextPage, ()>> {
-    let Some(units) = retrieved(&env, &session, &hash, "retrievePage")? else { return Ok(Either::B(())) };
+    let threshold = threshold_arg(&env, options.threshold_chars, "retrievePage: options.thresholdChars")?;
+    let Some((hash, units)) = retrieved(&env, &session, &hash, "retrievePage")? else { return Ok(Either::B(())) };
     let count = |name: &str, v: i64| {
         usize::try_from(v)
             .map_err(|_| range_error(&env, &format!("retrievePage: options.{name} ({v}) must not be negative")))
@@ -451,10 +448,15 @@ pub fn retrieve_page(env: Env, session: Unknown, hash: Unknown, options: PageOpt
         _ => return Err(type_error(&env, "retrievePage: options.firstLine and options.lastLine go together")),
     };
     let wanted = count("page", options.page.unwrap_or(1))?;
-    let page = pages::page(&units, count("budget", options.budget)?, &selection, wanted)
-        .map_err(|e| range_error(&env, &format!("retrievePage: {e}")))?;
+    let found = pages::retrieval(&units, &hash, threshold, &selection, wanted).map_err(|e| {
+        // The too-small message begins with the field's own name.
+        let field = if matches!(e, pages::PageError::ThresholdTooSmall { .. }) { "options." } else { "" };
+        range_error(&env, &format!("retrievePage: {field}{e}"))
+    })?;
+    let (header, page) = (found.header, found.page);
     let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Ok(Either::A(TextPage {
+        header: Utf16String::from(header),
         text: Utf16String::from(page.text),
         first_line: small(page.first),
         last_line: small(page.last),
@@ -463,6 +465,27 @@ pub fn retrieve_page(env: Env, session: Unknown, hash: Unknown, options: PageOpt
         pages: small(page.pages),
         matches: small(page.matches),
     }))
+}
+
+/// Throws the `RangeError` `retrievePage` would for `thresholdChars` too
+/// small for a page of any retrieval, so the tool can refuse it at load.
+#[napi(catch_unwind, ts_args_type = "thresholdChars: number")]
+pub fn check_retrieval_threshold(env: Env, threshold_chars: f64) -> Result<()> {
+    let threshold = threshold_arg(&env, threshold_chars, "thresholdChars")?;
+    let needed = pages::min_threshold();
+    if threshold < needed {
+        return Err(range_error(&env, &pages::PageError::ThresholdTooSmall { threshold, needed }.to_string()));
+    }
+    Ok(())
+}
+
+/// A positive integer threshold (any size a double holds), else a `RangeError` naming `what`.
+fn threshold_arg(env: &Env, value: f64, what: &str) -> Result<usize> {
+    if value >= 1.0 && value.fract() == 0.0 {
+        // Saturates past usize::MAX: no page is that long.
+        return Ok(value as usize);
+    }
+    Err(range_error(env, &format!("{what} ({value}) must be a positive integer")))
 }
 
 /// Code points in `text`, counted as `Array.from(text).length` does.

@@ -100,7 +100,7 @@ pub fn zstd_decompress(data: Buffer) -> Result<Buffer> {
 /// decompressed log): V8's longest string in UTF-16 code units, which no
 /// more UTF-8 bytes than this can need.
 #[napi]
-pub const MAX_INPUT_BYTES: u32 = 0x1fff_ffe8;
+pub const MAX_INPUT_BYTES: u32 = crate::text::MAX_JS_STRING_UNITS as u32;
 
 /// One independently decodable, checksummed zstd frame holding `data`.
 #[napi(catch_unwind, ts_args_type = "data: Uint8Array")]
