@@ -49,7 +49,21 @@ export declare class NativePruner {
    * names the kind as in `plan`.
    */
   explain(text: string, command?: string): Array<ExplainedLine> | null
+  /**
+   * `--explain`'s rows for `text` (see `src/explain.rs`), handed to
+   * `write` a chunk of rows at a time, so no row or object per line is
+   * held; returns the text's kind, or `null` (nothing written) as
+   * `explain` does. An exception `write` throws ends the rows and is
+   * rethrown. `command` names the kind as in `plan`.
+   */
+  explainRows(text: string, write: (rows: string) => void, command?: string): TextKind | null
 }
+
+/**
+ * Throws the `RangeError` `retrievePage` would for `thresholdChars` too
+ * small for a page of any retrieval, so the tool can refuse it at load.
+ */
+export declare function checkRetrievalThreshold(thresholdChars: number): void
 
 /** Code points in `text`, counted as `Array.from(text).length` does. */
 export declare function codePointLength(text: string): number
@@ -173,13 +187,13 @@ export type MarkerUnit = 'lines' | 'chars'
 export declare const MAX_INPUT_BYTES: number
 
 /**
- * What part of a retrieved text to page through, and how large a page is:
- * every line, a line range, or a search, never a range and a search. Each
- * count is a positive integer; an absent (or `null`) optional is unset.
+ * What part of a retrieved text to page through, and within what: every
+ * line, a line range, or a search, never a range and a search. Each count
+ * is a positive integer; an absent (or `null`) optional is unset.
  */
 export interface PageOptions {
-  /** Code points a page holds at most. */
-  budget: number
+  /** The pruner's `thresholdChars`: each page and its header fit in it. */
+  thresholdChars: number
   /** The page wanted, from 1 (default 1). */
   page?: number
   /** With `lastLine`: only lines `firstLine..=lastLine`, counted from 1. */
@@ -307,13 +321,17 @@ export interface ResolvedConfig {
  */
 export declare function retrieve(session: Session, hash: string): string | undefined
 
+/** The retrieval tool's name, as the model calls it (its header names it). */
+export declare const RETRIEVE_TOOL_NAME: string
+
 /**
  * Page `options.page` of the exact text behind `hash` in `session` (as
- * `retrieve` finds it): whole lines, at most `options.budget` code points,
- * optionally narrowed to a line range or a search (not both: a
- * `TypeError`); `undefined` for a hash the pruner did not write. Paged
- * here, so the whole dropped text never crosses into JS. A `RangeError`
- * for a page past the last or a selection with no line.
+ * `retrieve` finds it) under its header, the two within
+ * `options.thresholdChars` code points: whole lines, optionally narrowed
+ * to a line range or a search (not both: a `TypeError`); `undefined` for a
+ * hash the pruner did not write. Paged here, so the whole dropped text
+ * never crosses into JS. A `RangeError` for a page past the last, a
+ * selection with no line, or a threshold with no room for a page.
  */
 export declare function retrievePage(session: Session, hash: string, options: PageOptions): TextPage | undefined
 
@@ -361,8 +379,13 @@ export interface SurfaceReplace {
  */
 export type TextKind = 'log' | 'code' | 'diff' | 'search' | 'json' | 'listing'
 
-/** One page of a retrieved text (see `src/pages.rs`). */
+/** One page of a retrieved text (see `src/pages/`). */
 export interface TextPage {
+  /**
+   * The page's first line, ending in a line feed: which lines, which
+   * page, how to go on. The tool's result is `header + text`.
+   */
+  header: string
   /** The page: whole lines of the text, byte for byte. */
   text: string
   /** First line on the page, from 1. */

@@ -139,32 +139,32 @@ describe('retrievePage: a page, a line range or a search, and errors in its own 
   const lines = dropped.split('\n')
 
   test('a line range gives those lines, a search the lines holding it; both together is refused, never one silently winning', () => {
-    assert.equal(retrievePage(session, hash, { budget: 1e6, firstLine: 2, lastLine: 3 }).text, `${lines[1]}\n${lines[2]}\n`)
+    assert.equal(retrievePage(session, hash, { thresholdChars: 1e6, firstLine: 2, lastLine: 3 }).text, `${lines[1]}\n${lines[2]}\n`)
     const needle = lines[4].slice(0, 12)
-    assert.ok(retrievePage(session, hash, { budget: 1e6, search: needle }).matches >= 1)
+    assert.ok(retrievePage(session, hash, { thresholdChars: 1e6, search: needle }).matches >= 1)
     for (const range of [{ firstLine: 2, lastLine: 3 }, { firstLine: 2 }, { lastLine: 3 }]) {
-      assert.throws(() => retrievePage(session, hash, { budget: 1e6, search: needle, ...range }), {
+      assert.throws(() => retrievePage(session, hash, { thresholdChars: 1e6, search: needle, ...range }), {
         name: 'TypeError',
         message: /^retrievePage: options\.search and options\.firstLine\/options\.lastLine do not go together/,
       })
     }
-    assert.throws(() => retrievePage(session, hash, { budget: 1e6, firstLine: 2 }), { name: 'TypeError', message: /^retrievePage: options\.firstLine and options\.lastLine go together/ })
+    assert.throws(() => retrievePage(session, hash, { thresholdChars: 1e6, firstLine: 2 }), { name: 'TypeError', message: /^retrievePage: options\.firstLine and options\.lastLine go together/ })
     // null is unset, as JSON tool arguments may spell it.
-    assert.equal(retrievePage(session, hash, { budget: 1e6, page: null, firstLine: null, lastLine: null, search: null }).text, dropped)
+    assert.equal(retrievePage(session, hash, { thresholdChars: 1e6, page: null, firstLine: null, lastLine: null, search: null }).text, dropped)
   })
 
   const rows = [
-    ['a session that is not one', [null, hash, { budget: 10 }], TypeError, /^retrievePage: session must be a Session object/],
-    ['session.events not an array', [{ surface: { nodes: [] }, events: {} }, hash, { budget: 10 }], TypeError, /^retrievePage: session\.events must be an array/],
-    ['a hash that is not a string', [session, 42, { budget: 10 }], TypeError, /^retrievePage: hash must be a string/],
+    ['a session that is not one', [null, hash, { thresholdChars: 10 }], TypeError, /^retrievePage: session must be a Session object/],
+    ['session.events not an array', [{ surface: { nodes: [] }, events: {} }, hash, { thresholdChars: 10 }], TypeError, /^retrievePage: session\.events must be an array/],
+    ['a hash that is not a string', [session, 42, { thresholdChars: 10 }], TypeError, /^retrievePage: hash must be a string/],
     ['no options', [session, hash], TypeError, /^retrievePage: options must be an object/],
-    ['a budget that is not a number', [session, hash, { budget: '10' }], TypeError, /^retrievePage: options\.budget must be a number/],
-    ['a fractional budget', [session, hash, { budget: 1.5 }], RangeError, /^retrievePage: options\.budget \(1\.5\) must be a positive integer/],
-    ['page 0', [session, hash, { budget: 10, page: 0 }], RangeError, /^retrievePage: options\.page \(0\) must be a positive integer/],
-    ['page NaN', [session, hash, { budget: 10, page: NaN }], RangeError, /options\.page \(NaN\)/],
-    ['a negative line', [session, hash, { budget: 10, firstLine: -1, lastLine: 2 }], RangeError, /options\.firstLine \(-1\)/],
-    ['a search that is not a string', [session, hash, { budget: 10, search: 5 }], TypeError, /^retrievePage: options\.search must be a string/],
-    ['a page past the last', [session, hash, { budget: 1e6, page: 2 }], RangeError, /^retrievePage: page 2 does not exist: there are 1/],
+    ['a thresholdChars that is not a number', [session, hash, { thresholdChars: '10' }], TypeError, /^retrievePage: options\.thresholdChars must be a number/],
+    ['a fractional thresholdChars', [session, hash, { thresholdChars: 1.5 }], RangeError, /^retrievePage: options\.thresholdChars \(1\.5\) must be a positive integer/],
+    ['page 0', [session, hash, { thresholdChars: 10, page: 0 }], RangeError, /^retrievePage: options\.page \(0\) must be a positive integer/],
+    ['page NaN', [session, hash, { thresholdChars: 10, page: NaN }], RangeError, /options\.page \(NaN\)/],
+    ['a negative line', [session, hash, { thresholdChars: 10, firstLine: -1, lastLine: 2 }], RangeError, /options\.firstLine \(-1\)/],
+    ['a search that is not a string', [session, hash, { thresholdChars: 10, search: 5 }], TypeError, /^retrievePage: options\.search must be a string/],
+    ['a page past the last', [session, hash, { thresholdChars: 1e6, page: 2 }], RangeError, /^retrievePage: page 2 does not exist: there are 1/],
   ]
   for (const [name, args, type, message] of rows) {
     test(`${name}: ${type.name} naming retrievePage and the field`, () => {

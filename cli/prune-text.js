@@ -9,23 +9,19 @@ function readText(file) {
   return decodeUtf8(readInput(file), nameOf(file))
 }
 
-/** One row per line: number, fate, why it was kept, class, and the line (shortened); the text's kind on stderr. */
+/**
+ * One row per line: number, fate, why it was kept, class, and the line
+ * (shortened), written a chunk of rows at a time as the addon makes them;
+ * then the text's kind on stderr, and what named it.
+ */
 function explainText(text, pruner, command) {
-  const explained = pruner.explain(text, command)
-  if (explained === null) {
+  const kind = pruner.explainRows(text, (rows) => process.stdout.write(rows), command)
+  if (kind === null) {
     process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
     return
   }
   const named = command === undefined ? null : kindOfCommand(command)
-  process.stderr.write(`kind: ${explained[0]?.kind ?? 'log'} (${named === null ? 'from the sample' : `named by ${named.reason}`})\n`)
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const width = String(lines.length).length
-  const rows = explained.map(({ class: kind, fate, why }, i) => {
-    const line = lines[i].length > 160 ? `${lines[i].slice(0, 157)}...` : lines[i]
-    return `${String(i + 1).padStart(width)}  ${fate.padEnd(4)}  ${(why || '-').padEnd(8)}  ${(kind || '-').padEnd(7)}  ${line}`
-  })
-  process.stdout.write(rows.join('\n') + '\n')
+  process.stderr.write(`kind: ${kind} (${named === null ? 'from the sample' : `named by ${named.reason}`})\n`)
 }
 
 /**

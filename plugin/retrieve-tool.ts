@@ -15,7 +15,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { findHash, formatMarker, HASH_LEN, retrievePage, SEARCH_CONTEXT, type TextPage } from '../index.js'
+import { checkRetrievalThreshold, findHash, formatMarker, HASH_LEN, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT } from '../index.js'
 import { ToolResultPruner } from './index.js'
 
 /** Cordis plugin name. */
@@ -25,10 +25,7 @@ export const name = 'tool-result-retrieve'
 export const inject = ['tools', 'toolResultPruner']
 
 /** The tool's name as the model sees it. */
-export const TOOL_NAME = 'tool_result_retrieve'
-
-/** Code points kept free for the page's first line, under `thresholdChars`. */
-const HEADER_ROOM = 240
+export const TOOL_NAME = RETRIEVE_TOOL_NAME
 
 interface RetrieveArgs {
   hash: string
@@ -41,7 +38,8 @@ interface RetrieveArgs {
 /**
  * Register `tool_result_retrieve` with the tool registry. Fails at load,
  * with one message, when `toolResultPruner` is not this package's service
- * (dsh's own pruner writes no markers to retrieve).
+ * (dsh's own pruner writes no markers to retrieve), or with a `RangeError`
+ * when its `thresholdChars` leaves no room for a page beside the header.
  * @param ctx - Cordis context carrying `tools` and `toolResultPruner`.
  */
 export function apply(ctx: Context): void {
@@ -50,6 +48,11 @@ export function apply(ctx: Context): void {
       `${name}: the toolResultPruner service is not tool-result-pruner's (it is another pruner, which writes no retrievable markers); ` +
         "load the 'tool-result-pruner' plugin in its place (in dsh: `dsh plugin --profile <name> add tool-result-pruner`)",
     )
+  }
+  try {
+    checkRetrievalThreshold(ctx.toolResultPruner.config.thresholdChars)
+  } catch (error) {
+    throw new RangeError(`${name}: ${error instanceof Error ? error.message : String(error)}`)
   }
   ctx.tools.register(
     defineTool({
@@ -83,22 +86,11 @@ function retrieveFor(ctx: Context, args: RetrieveArgs, session: Session | undefi
     throw new Error(`${TOOL_NAME}: no session to search (the call has no calling agent)`)
   }
   const hash = findHash(args.hash)
-  const budget = Math.max(1, ctx.toolResultPruner.config.thresholdChars - HEADER_ROOM)
-  const options = { budget, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search }
+  const { thresholdChars } = ctx.toolResultPruner.config
+  const options = { thresholdChars, page: args.page, firstLine: args.firstLine, lastLine: args.lastLine, search: args.search }
   const page = hash === undefined ? undefined : retrievePage(session, hash, options)
   if (hash === undefined || page === undefined) {
     throw new Error(`${TOOL_NAME}: unknown hash "${args.hash}": no marker with this hash was written into this session's tool results`)
   }
-  return `${header(hash, args, page)}\n${page.text}`
-}
-
-/** The page's first line: what it holds and how to go on. */
-function header(hash: string, args: RetrieveArgs, page: TextPage): string {
-  const found = args.search === undefined ? '' : `, ${page.matches} matching ${JSON.stringify(args.search)}`
-  const where = `lines ${page.firstLine}-${page.lastLine} of ${page.totalLines}${found}`
-  const next =
-    page.page < page.pages
-      ? `; next: call ${TOOL_NAME} again with page ${page.page + 1}`
-      : '; this is the last page'
-  return `[${TOOL_NAME} ${hash}: ${where}, page ${page.page} of ${page.pages}${next}]`
+  return page.header + page.text
 }

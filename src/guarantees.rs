@@ -6,9 +6,10 @@ use crate::config::{Budgets, PRUNE_MARKER};
 use crate::content::{self, Block, Piece, Pruned, measure, render_texts};
 use crate::hash::content_hash;
 use crate::markers::expand;
+use crate::pages::{PageError, SEARCH_CONTEXT, Selection, min_threshold, retrieval};
 use crate::strategy::head_tail;
 use crate::strategy::lines::{self, LineOptions};
-use crate::text::{code_point_len, utf16};
+use crate::text::{MAX_JS_STRING_UNITS, code_point_len, split_lines, utf16};
 
 /// `Err` with the message when `cond` is false.
 macro_rules! ensure {
@@ -108,5 +109,56 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
             }
         }
     }
+    Ok(())
+}
+
+/// Retrieval of `selection` of `text` under `threshold`: every page, header
+/// included, is within the threshold and its header one line; the pages
+/// joined are the selected lines byte for byte (every line for
+/// [`Selection::All`], the range for `Lines`, each line holding the needle
+/// with [`SEARCH_CONTEXT`] neighbours for a search, by the plain
+/// definitions); a threshold is refused only under the bound it names, and
+/// never at or over [`min_threshold`] for a text JS can hold.
+pub fn check_retrieval(text: &[u16], hash: &str, threshold: usize, selection: &Selection) -> Result<(), String> {
+    let lines = split_lines(text);
+    let chosen: Vec<usize> = match selection {
+        Selection::All => (0..lines.len()).collect(),
+        Selection::Lines { first, last } => (first.saturating_sub(1)..(*last).min(lines.len())).collect(),
+        Selection::Search(needle) => (0..lines.len())
+            .filter(|&k| {
+                let near = k.saturating_sub(SEARCH_CONTEXT)..(k + SEARCH_CONTEXT + 1).min(lines.len());
+                near.into_iter()
+                    .any(|j| !needle.is_empty() && text[lines[j].clone()].windows(needle.len()).any(|w| w == needle))
+            })
+            .collect(),
+    };
+    let want: Vec<u16> = chosen.iter().flat_map(|&k| text[lines[k].clone()].iter().copied()).collect();
+    let first = match retrieval(text, hash, threshold, selection, 1) {
+        Err(PageError::ThresholdTooSmall { threshold: t, needed }) => {
+            ensure!(t == threshold && threshold < needed, "threshold {threshold} refused, needing {needed}");
+            ensure!(threshold < min_threshold() || text.len() > MAX_JS_STRING_UNITS, "{threshold} refused");
+            return Ok(());
+        }
+        Err(PageError::Empty) => {
+            ensure!(want.is_empty(), "no page, but {} lines are selected", chosen.len());
+            return Ok(());
+        }
+        Err(e) => return Err(format!("page 1: {e}")),
+        Ok(first) => first,
+    };
+    let mut joined = Vec::new();
+    for p in 1..=first.page.pages {
+        let got = retrieval(text, hash, threshold, selection, p).map_err(|e| format!("page {p}: {e}"))?;
+        let size = code_point_len(&got.header) + code_point_len(&got.page.text);
+        ensure!(size <= threshold, "page {p} of {}: {size} code points over {threshold}", got.page.pages);
+        let newline = got.header.iter().position(|&u| u == u16::from(b'\n'));
+        ensure!(newline == Some(got.header.len() - 1), "the header of page {p} is not one line");
+        ensure!(!got.page.text.is_empty(), "page {p} is empty");
+        joined.extend(got.page.text);
+    }
+    ensure!(joined == want, "the pages do not join to the selected lines");
+    let past = first.page.pages + 1;
+    let after = retrieval(text, hash, threshold, selection, past);
+    ensure!(after == Err(PageError::NoSuchPage { page: past, pages: past - 1 }), "page {past}: {after:?}");
     Ok(())
 }

@@ -25,6 +25,7 @@ pub mod policy;
 pub mod session;
 pub mod signals;
 pub mod strategy;
+pub mod substring;
 pub mod text;
 pub mod text_plan;
 #[cfg(feature = "zstd")]

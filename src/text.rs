@@ -9,6 +9,9 @@
 
 use std::ops::Range;
 
+/// V8's longest string, in UTF-16 code units: no text from JS is longer.
+pub const MAX_JS_STRING_UNITS: usize = 0x1fff_ffe8;
+
 /// True for a UTF-16 high (leading) surrogate.
 #[inline]
 pub fn is_high_surrogate(unit: u16) -> bool {

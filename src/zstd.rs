@@ -7,10 +7,10 @@ use ruzstd::decoding::{BlockDecodingStrategy, FrameDecoder};
 use ruzstd::encoding::{CompressionLevel, compress_to_vec};
 
 /// The most bytes the command line reads from one input (a file, stdin, a
-/// decompressed log): V8's longest string, in UTF-16 code units, which no
+/// decompressed log): V8's longest string in UTF-16 code units, which no
 /// more UTF-8 bytes than this can need. The cap [`decompress_frames`] is
 /// called with.
-pub const MAX_INPUT_BYTES: usize = 0x1fff_ffe8;
+pub const MAX_INPUT_BYTES: usize = crate::text::MAX_JS_STRING_UNITS;
 
 const ZSTD_MAGIC: u32 = 0xFD2F_B528;
 const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;

@@ -9,14 +9,14 @@ use super::values::{get, number, object, range_error, string_arg, type_error};
 use crate::config::js_number;
 use crate::pages::Selection;
 
-/// What part of a retrieved text to page through, and how large a page is:
-/// every line, a line range, or a search, never a range and a search. Each
-/// count is a positive integer; an absent (or `null`) optional is unset.
+/// What part of a retrieved text to page through, and within what: every
+/// line, a line range, or a search, never a range and a search. Each count
+/// is a positive integer; an absent (or `null`) optional is unset.
 #[allow(dead_code, reason = "declared for index.d.ts; read field by field, never built in Rust")]
 #[napi(object, object_to_js = false, object_from_js = false)]
 pub struct PageOptions {
-    /// Code points a page holds at most.
-    pub budget: f64,
+    /// The pruner's `thresholdChars`: each page and its header fit in it.
+    pub threshold_chars: f64,
     /// The page wanted, from 1 (default 1).
     pub page: Option<f64>,
     /// With `lastLine`: only lines `firstLine..=lastLine`, counted from 1.
@@ -29,14 +29,14 @@ pub struct PageOptions {
 }
 
 /// What `retrievePage`'s options ask for: the selection, the page wanted
-/// and the page size.
+/// and the threshold a page and its header fit in.
 pub struct PageRequest {
     /// The lines to page through.
     pub selection: Selection,
     /// The page wanted, from 1.
     pub page: usize,
-    /// Code points a page holds at most.
-    pub budget: usize,
+    /// Code points a page and its header hold at most.
+    pub threshold: usize,
 }
 
 /// The `options` of `retrievePage`: a `TypeError` naming the field for a
@@ -45,8 +45,8 @@ pub struct PageRequest {
 /// a positive integer.
 pub fn page_request(env: &Env, options: &Unknown<'_>) -> Result<PageRequest> {
     let options = object(env, options, "retrievePage: options")?;
-    let budget = count(env, &options, c"budget", "budget")?
-        .ok_or_else(|| type_error(env, "retrievePage: options.budget must be a number"))?;
+    let threshold = count(env, &options, c"thresholdChars", "thresholdChars")?
+        .ok_or_else(|| type_error(env, "retrievePage: options.thresholdChars must be a number"))?;
     let page = count(env, &options, c"page", "page")?.unwrap_or(1);
     let first = count(env, &options, c"firstLine", "firstLine")?;
     let last = count(env, &options, c"lastLine", "lastLine")?;
@@ -57,7 +57,7 @@ pub fn page_request(env: &Env, options: &Unknown<'_>) -> Result<PageRequest> {
     };
     let selection =
         Selection::from_options(first, last, search).map_err(|e| type_error(env, &format!("retrievePage: {e}")))?;
-    Ok(PageRequest { selection, page, budget })
+    Ok(PageRequest { selection, page, threshold })
 }
 
 /// `options[key]` as a positive integer, `None` when absent or `null`.

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use napi::bindgen_prelude::{Object, Unknown};
+use napi::bindgen_prelude::{Function, Object, Unknown, Utf16String};
 use napi::{Env, JsValue, Result, ValueType};
 use napi_derive::napi;
 
@@ -17,8 +17,9 @@ use super::explained_line::ExplainedLine;
 use super::line_plan::LinePlan;
 use super::policy::{self, PolicyOptions, SessionPressure};
 use super::prune_result::PruneResult;
+use super::text_kind::TextKind;
 use super::values::{array_len, number, safe_count, string_arg, type_error};
-use crate::explain::explain_text;
+use crate::explain::{self, explain_text};
 use crate::policy::{Policy, prune_session_with_policy};
 use crate::session::prune_session;
 use crate::strategy::Pruner;
@@ -117,6 +118,30 @@ impl NativePruner {
         let named = command_kind(&env, command.as_ref(), "explain: command")?;
         let explained = explain_text(&self.pruner, &units, named.as_ref());
         Ok(explained.map(|lines| lines.iter().map(ExplainedLine::from).collect()))
+    }
+
+    /// `--explain`'s rows for `text` (see `src/explain.rs`), handed to
+    /// `write` a chunk of rows at a time, so no row or object per line is
+    /// held; returns the text's kind, or `null` (nothing written) as
+    /// `explain` does. An exception `write` throws ends the rows and is
+    /// rethrown. `command` names the kind as in `plan`.
+    #[napi(catch_unwind, ts_args_type = "text: string, write: (rows: string) => void, command?: string")]
+    pub fn explain_rows(
+        &self,
+        env: Env,
+        text: Unknown,
+        write: Function<Utf16String, Unknown>,
+        command: Option<Unknown>,
+    ) -> Result<Option<TextKind>> {
+        let units = string_arg(&env, &text, "explainRows: text")?;
+        let named = command_kind(&env, command.as_ref(), "explainRows: command")?;
+        let options = explain::line_options(&self.pruner, named.as_ref());
+        // Each call in its own handle scope: otherwise every chunk written
+        // stays reachable until the rows are done.
+        let kind = explain::rows(&units, &self.pruner.budgets, &options, |chunk| {
+            env.run_in_scope(|| write.call(Utf16String::from(chunk.to_vec())).map(drop))
+        })?;
+        Ok(kind.map(TextKind::from))
     }
 }
 

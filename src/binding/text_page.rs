@@ -3,11 +3,14 @@
 use napi::bindgen_prelude::Utf16String;
 use napi_derive::napi;
 
-use crate::pages::Page;
+use crate::pages::Retrieved;
 
-/// One page of a retrieved text (see `src/pages.rs`).
+/// One page of a retrieved text (see `src/pages/`).
 #[napi(object, object_from_js = false)]
 pub struct TextPage {
+    /// The page's first line, ending in a line feed: which lines, which
+    /// page, how to go on. The tool's result is `header + text`.
+    pub header: Utf16String,
     /// The page: whole lines of the text, byte for byte.
     pub text: Utf16String,
     /// First line on the page, from 1.
@@ -24,9 +27,10 @@ pub struct TextPage {
     pub matches: f64,
 }
 
-impl From<Page> for TextPage {
-    fn from(page: Page) -> Self {
+impl From<Retrieved> for TextPage {
+    fn from(Retrieved { header, page }: Retrieved) -> Self {
         TextPage {
+            header: Utf16String::from(header),
             text: Utf16String::from(page.text),
             first_line: page.first as f64,
             last_line: page.last as f64,

@@ -189,28 +189,31 @@ pub struct Explained {
     pub kind: Kind,
 }
 
-/// What lines mode reads in each line of `text` and what it does with it;
-/// `None` when the text is within the threshold or gets upstream's cut.
-pub fn explain(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option<Vec<Explained>> {
+/// What lines mode reads in each line of `text` and what it does with it,
+/// handed to `each` with the line's text, line by line (nothing per line is
+/// kept); `false` when the text is within the threshold or gets upstream's cut.
+pub fn explain(
+    text: &[u16],
+    budgets: &Budgets,
+    options: &LineOptions,
+    mut each: impl FnMut(&[u16], Explained),
+) -> bool {
     let blocks = [Block::Text(text)];
     if code_points_at_most(content::texts(&blocks), budgets.threshold()) {
-        return None;
+        return false;
     }
-    let index = LineIndex::new(&blocks)?;
-    let plan = plan::choose(&index, budgets, options, &[], true)?;
+    let Some(index) = LineIndex::new(&blocks) else { return false };
+    let Some(plan) = plan::choose(&index, budgets, options, &[], true) else { return false };
     let reasons = plan.reasons.as_deref().unwrap_or(&[]);
     let mut seen = HashSet::new();
-    Some(
-        (0..index.line_count())
-            .map(|k| {
-                let signal = plan.signals.get(k);
-                let flood = signal.template != 0 && !seen.insert(signal.template);
-                let kind = plan.kinds[index.text_of(k)];
-                let reason = reasons.get(k).copied().flatten();
-                Explained { signal, fate: plan.kept.fate(k), reason, flood, kind }
-            })
-            .collect(),
-    )
+    for k in 0..index.line_count() {
+        let signal = plan.signals.get(k);
+        let flood = signal.template != 0 && !seen.insert(signal.template);
+        let kind = plan.kinds[index.text_of(k)];
+        let reason = reasons.get(k).copied().flatten();
+        each(index.line(k), Explained { signal, fate: plan.kept.fate(k), reason, flood, kind });
+    }
+    true
 }
 
 #[cfg(test)]
