@@ -91,10 +91,10 @@ pub const RULES: &[Rule] = &[
         examples: &["____________________ test_split_conserves_total[amount59-3] ____________________"] },
     Rule { says: Says::Failure, anchors: &["timed out", "timeout"], pattern: r"(?i:\btimed out\b|\btimeout of \d+\s*ms exceeded\b|\bexceeded timeout\b)",
         examples: &["Error: Timeout of 2000ms exceeded. For async tests and hooks, ensure \"done()\" is called", "the job timed out after 30 minutes"] },
-    Rule { says: Says::Failure, anchors: &["sanitizer", "invalid read", "invalid write", "invalid free", "definitely lost", "uninitialised"],
-        pattern: r"^\s*SUMMARY: \w*Sanitizer:|\bInvalid (?:read|write) of size \d+|\bInvalid free\(\)|\bdefinitely lost: [1-9]|\bdepends on uninitialised value",
-        examples: &["SUMMARY: AddressSanitizer: heap-buffer-overflow (/tmp/a.out+0x1234) in main", "==4021== Invalid read of size 4",
-                    "==4021==    definitely lost: 48 bytes in 1 blocks", "==4021== Conditional jump or move depends on uninitialised value(s)"] },
+    Rule { says: Says::Failure, anchors: &["sanitizer"],
+        // One anchor only: each trigger costs every log a few percent of its scan.
+        pattern: r"^\s*SUMMARY: \w*Sanitizer:",
+        examples: &["SUMMARY: AddressSanitizer: heap-buffer-overflow (/tmp/a.out+0x1234) in main"] },
     // ---- passes: a line that says a test or step passed is never a failure line ----
     Rule { says: Says::Pass, anchors: &["ok", "pass", "subtest"], pattern: r"^\s*ok\s+\d+\b|\.\.\.\s+ok\b|\bPASS(?:ED)?\b|--- PASS:|\[\s*(?:OK|PASSED)\s*\]|^\s*#\s*Subtest:",
         examples: &["ok 3 - reports an error for a bad port", "test parser::errors::unclosed_brace ... ok", "test_raises_error PASSED",

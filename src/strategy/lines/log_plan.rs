@@ -224,6 +224,9 @@ impl LogPlan<'_, '_, '_> {
         // Repeats travel with the lines that tell them apart (their values),
         // or are not kept: a second bare verdict of one template says nothing.
         for i in spread_positions(ranked.repeats.len()) {
+            if self.keep.full() {
+                break;
+            }
             let k = ranked.repeats[i] as usize;
             let nearest = self.nearest_causes(k);
             if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, cap, Reason::Repeat) {

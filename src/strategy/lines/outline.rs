@@ -158,13 +158,14 @@ fn is_value(v: &str) -> bool {
         }
     }
     let Some(rest) = ["let ", "var ", "const ", "static "].iter().find_map(|k| t.strip_prefix(k)) else { return false };
-    // A parameter list before any `=` makes it a function (`static int f(void)`).
-    let head = rest.split('=').next().unwrap_or(rest);
-    !(rest.starts_with("fn ")
-        || rest.starts_with("unsafe fn ")
-        || head.contains('(')
-        || v.contains("=>")
-        || v.contains("function"))
+    if rest.starts_with("fn ") || rest.starts_with("unsafe fn ") {
+        return false;
+    }
+    // A parameter list before any `=` makes it a function (`static int
+    // f(void)`), as does a function or an arrow bound to the name.
+    let (head, value) = rest.split_once('=').unwrap_or((rest, ""));
+    let value = value.trim_start();
+    !(head.contains('(') || value.starts_with("function") || value.starts_with("async") || value.starts_with('('))
 }
 
 /// Statements that read like signatures (`if (x) {`, `return f(y);`).
