@@ -65,3 +65,22 @@ test('--explain on 20 MB of blank lines finishes within a 256 MB heap (it ran ou
     closeSync(out)
   }
 })
+
+test('--explain follows the strategy: under head-tail a line is kept only within the head or the tail', () => {
+  const file = join(work, 'ht.log')
+  const text = Array.from({ length: 3000 }, (_, i) => `step ${i}: error in case ${i}`).join('\n') + '\n'
+  writeFileSync(file, text)
+  const r = spawnSync(process.execPath, [bin, '--explain', '--strategy', 'head-tail', file], { encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  const rows = r.stdout.trimEnd().split('\n')
+  assert.equal(rows.length, 3000)
+  const cps = [...text].length
+  let at = 0
+  for (const [i, row] of rows.entries()) {
+    const len = [...`step ${i}: error in case ${i}\n`].length
+    const fate = row.trim().split(/\s+/)[1]
+    const expected = at + len <= trp.DEFAULTS.headChars || at >= cps - trp.DEFAULTS.tailChars ? 'keep' : at < trp.DEFAULTS.headChars || at + len > cps - trp.DEFAULTS.tailChars ? 'cut' : 'drop'
+    assert.equal(fate, expected, `line ${i + 1}: ${row}`)
+    at += len
+  }
+})

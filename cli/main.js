@@ -20,7 +20,7 @@ ${CONFIG_HELP}
   --json                print the plan (content, recoverable, droppedLines, kinds, kindFrom) as JSON,
                         one shape for both strategies;
                         retrieve: the text as a JSON string (exact, lone surrogates included)
-  --explain             lines mode: print each line's class and what the plan does with it
+  --explain             print each line's class (as lines mode reads it) and what the strategy does with it
   --command CMD         the shell command that printed the input: names its kind where it is
                         unambiguous (git diff, cat src/x.py, rg -n, a test runner); the reason
                         shows in --explain and in --json's kindFrom

@@ -5,8 +5,10 @@
 //! [`CHUNK_UNITS`] code units, so the memory is the plan's, not a row or an
 //! object per line ([`rows`]).
 //!
-//! The plan itself is [`lines::explain`]'s; this module only names its
-//! findings, so the command line and the binding say them the same way.
+//! The reading of each line is [`lines::explain`]'s; its fate is the
+//! pruner's own strategy's ([`Explaining`]: lines mode's plan, or what
+//! head/tail keeps). This module names them, so the command line and the
+//! binding say them the same way.
 
 use crate::command_kind::CallKind;
 use crate::config::Budgets;
@@ -14,7 +16,7 @@ use crate::signals::{Failure, Frame};
 use crate::strategy::lines::render::Fate;
 use crate::strategy::lines::{self, Explained, Kind, LineOptions, Reason};
 use crate::strategy::{Pruner, Strategy};
-use crate::text::{count_newlines, is_high_surrogate, is_low_surrogate, utf16};
+use crate::text::{code_point_len, count_newlines, is_high_surrogate, is_low_surrogate, offset_after, utf16};
 use crate::text_plan::hinted;
 
 /// Code units a chunk of rows reaches before it is written.
@@ -138,12 +140,61 @@ pub fn line_options(pruner: &Pruner, named: Option<&CallKind>) -> LineOptions {
     }
 }
 
-/// Each line of `text` as `pruner` would plan it in lines mode (see
-/// [`line_options`]); `None` when the text is within the threshold or gets
-/// upstream's cut.
+/// How a pruner's plan is explained: lines mode's reading of each line,
+/// and the fate the pruner's own strategy gives it.
+#[derive(Clone, Copy, Debug)]
+pub struct Explaining {
+    /// The options lines mode reads the text with (see [`line_options`]).
+    pub options: LineOptions,
+    /// Head/tail's head and tail in code points, when that is the strategy.
+    head_tail: Option<(usize, usize)>,
+}
+
+impl Explaining {
+    /// What `pruner` does, of the kind `named` when a command names one.
+    pub fn of(pruner: &Pruner, named: Option<&CallKind>) -> Self {
+        let head_tail = matches!(pruner.strategy, Strategy::HeadTail)
+            .then(|| (pruner.budgets.head() as usize, pruner.budgets.tail() as usize));
+        Explaining { options: line_options(pruner, named), head_tail }
+    }
+
+    /// Lines mode's explanation of each line of `text`, handed to `each`,
+    /// with head/tail's fates when that is the strategy: a line within the
+    /// head or the tail is kept (`start`, `end`), one across either edge
+    /// is cut, the rest dropped. `false` as [`lines::explain`].
+    fn explain(&self, text: &[u16], budgets: &Budgets, mut each: impl FnMut(&[u16], Explained)) -> bool {
+        let Some((head, tail)) = self.head_tail else {
+            return lines::explain(text, budgets, &self.options, each);
+        };
+        let tail_start = code_point_len(text).saturating_sub(tail);
+        let mut at = 0;
+        lines::explain(text, budgets, &self.options, |line, mut e| {
+            let end = at + code_point_len(line);
+            (e.fate, e.reason) = if end <= head {
+                (Fate::Keep, Some(Reason::Start))
+            } else if at >= tail_start {
+                (Fate::Keep, Some(Reason::End))
+            } else if at < head || end > tail_start {
+                let from = offset_after(line, head.saturating_sub(at));
+                let to = offset_after(line, tail_start.saturating_sub(at)).max(from);
+                (
+                    Fate::Cut { from: from as u32, to: to as u32 },
+                    Some(if at < head { Reason::Start } else { Reason::End }),
+                )
+            } else {
+                (Fate::Drop, None)
+            };
+            at = end;
+            each(line, e);
+        })
+    }
+}
+
+/// Each line of `text` as `pruner` would plan it (see [`Explaining`]);
+/// `None` when the text is within the threshold or gets upstream's cut.
 pub fn explain_text(pruner: &Pruner, text: &[u16], named: Option<&CallKind>) -> Option<Vec<Explained>> {
     let mut out = Vec::new();
-    let planned = lines::explain(text, &pruner.budgets, &line_options(pruner, named), |_, line| out.push(line));
+    let planned = Explaining::of(pruner, named).explain(text, &pruner.budgets, |_, line| out.push(line));
     planned.then_some(out)
 }
 
@@ -167,14 +218,14 @@ pub fn words(line: &Explained) -> [&'static str; 3] {
 pub fn rows<E>(
     text: &[u16],
     budgets: &Budgets,
-    options: &LineOptions,
+    explaining: &Explaining,
     mut write: impl FnMut(&[u16]) -> Result<(), E>,
 ) -> Result<Option<Kind>, E> {
     let lines = count_newlines(text) + usize::from(text.last().is_some_and(|&u| u != u16::from(b'\n')));
     let width = lines.max(1).ilog10() as usize + 1;
     let mut chunk: Vec<u16> = Vec::with_capacity(CHUNK_UNITS + 512);
     let (mut number, mut kind, mut failed) = (0usize, None, None);
-    let planned = lines::explain(text, budgets, options, |line, explained| {
+    let planned = explaining.explain(text, budgets, |line, explained| {
         if failed.is_some() {
             return;
         }
@@ -232,6 +283,11 @@ mod tests {
 
     use crate::signals::LineSignal;
 
+    /// How a default lines-mode pruner is explained.
+    fn lines_mode() -> Explaining {
+        Explaining::of(&Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) }, None)
+    }
+
     fn line(signal: LineSignal, flood: bool, reason: Option<Reason>) -> Explained {
         Explained { signal, fate: Fate::Drop, reason, flood, kind: Kind::Log }
     }
@@ -276,13 +332,30 @@ mod tests {
     }
 
     #[test]
-    fn head_tail_pruners_explain_with_the_default_line_options() {
+    fn head_tail_pruners_explain_what_head_tail_keeps() {
         let text = utf16(&(0..400).map(|i| format!("step {i}\n")).collect::<String>());
         let budgets = Budgets::new(1000, 400, 100).unwrap();
         let head_tail = Pruner { budgets, strategy: Strategy::HeadTail };
         let lines = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
-        assert_eq!(explain_text(&head_tail, &text, None), explain_text(&lines, &text, None));
-        assert!(explain_text(&head_tail, &text, None).is_some());
+        let (ht, ln) = (explain_text(&head_tail, &text, None).unwrap(), explain_text(&lines, &text, None).unwrap());
+        // The same reading of each line, head/tail's fate: kept within the
+        // first 400 or the last 100 code points, cut across an edge.
+        let total = code_point_len(&text);
+        let mut at = 0;
+        for (k, (h, l)) in ht.iter().zip(&ln).enumerate() {
+            assert_eq!((h.signal, h.kind), (l.signal, l.kind));
+            let end = at + format!("step {k}\n").len();
+            let expected = if end <= 400 || at >= total - 100 {
+                "keep"
+            } else if at < 400 || end > total - 100 {
+                "cut"
+            } else {
+                "drop"
+            };
+            assert_eq!(words(h)[1], expected, "line {k}");
+            at = end;
+        }
+        assert_ne!(ht, ln, "lines mode's own plan differs");
         assert_eq!(explain_text(&head_tail, &utf16("short\n"), None), None);
     }
 
@@ -292,7 +365,7 @@ mod tests {
         text.extend(utf16("error: it failed\n"));
         text.extend(utf16(&format!("{}😀tail\n", "x".repeat(ROW_LINE_UNITS - 4))));
         let (mut out, mut chunks) = (Vec::new(), 0);
-        let kind = rows(&text, &Budgets::default(), &LineOptions::default(), |c| {
+        let kind = rows(&text, &Budgets::default(), &lines_mode(), |c| {
             assert!(c.len() < CHUNK_UNITS + 512, "a chunk of {} units", c.len());
             chunks += 1;
             out.extend_from_slice(c);
@@ -310,14 +383,14 @@ mod tests {
         let long = printed[20_001];
         assert!(long.ends_with(&format!("{}...", "x".repeat(ROW_LINE_UNITS - 4))), "{long}");
         let short = utf16("short\n");
-        assert_eq!(rows(&short, &Budgets::default(), &LineOptions::default(), |_| Err(())), Ok(None));
+        assert_eq!(rows(&short, &Budgets::default(), &lines_mode(), |_| Err(())), Ok(None));
     }
 
     #[test]
     fn a_failing_write_stops_the_rows() {
         let text = utf16(&"a line\n".repeat(100_000));
         let mut calls = 0;
-        let got = rows(&text, &Budgets::default(), &LineOptions::default(), |_| {
+        let got = rows(&text, &Budgets::default(), &lines_mode(), |_| {
             calls += 1;
             Err("EPIPE")
         });

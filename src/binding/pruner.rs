@@ -135,10 +135,10 @@ impl NativePruner {
     ) -> Result<Option<TextKind>> {
         let units = string_arg(&env, &text, "explainRows: text")?;
         let named = command_kind(&env, command.as_ref(), "explainRows: command")?;
-        let options = explain::line_options(&self.pruner, named.as_ref());
+        let explaining = explain::Explaining::of(&self.pruner, named.as_ref());
         // Each call in its own handle scope: otherwise every chunk written
         // stays reachable until the rows are done.
-        let kind = explain::rows(&units, &self.pruner.budgets, &options, |chunk| {
+        let kind = explain::rows(&units, &self.pruner.budgets, &explaining, |chunk| {
             env.run_in_scope(|| write.call(Utf16String::from(chunk.to_vec())).map(drop))
         })?;
         Ok(kind.map(TextKind::from))
