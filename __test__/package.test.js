@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { node22 } from '../scripts/node22.js'
 import { packForRegistry } from '../scripts/pack.js'
+import { zstdDecompress } from '../index.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -140,3 +141,41 @@ for (const [label, bin] of [['Node 20 (this process)', () => process.execPath], 
     assert.equal(out.nativeExport, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'the addon internals are not a public entry point')
   })
 }
+
+test('every `npx tool-result-pruner` command in the README runs as written against the installed package', () => {
+  // The README's shell lines, as a user pastes them; the placeholders are
+  // made real: a build log, a git change, a dsh session under ~/.dsh (its
+  // `…` directory too), and the hash of a marker the session command wrote.
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const shell = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n')).filter((l) => /(^|\| )npx tool-result-pruner /.test(l))
+  assert.ok(shell.length >= 5, `${shell.length} commands`)
+  const home = mkdtempSync(join(tmpdir(), 'trp-readme-home-'))
+  try {
+    writeFileSync(join(project, 'build.log'), Array.from({ length: 3000 }, (_, i) => `step ${i} ok\n`).join('') + 'error: link failed\n')
+    const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: project })
+    git('init', '-q')
+    git('add', 'build.log')
+    git('commit', '-qm', 'log')
+    writeFileSync(join(project, 'build.log'), Array.from({ length: 3000 }, (_, i) => `step ${i} ${i % 7 ? 'ok' : 'changed'}\n`).join(''))
+    const made = spawnSync(node22(), [join(root, '__test__', 'support', 'make-session-logs.js'), join(home, 'made')], { encoding: 'utf8' })
+    assert.equal(made.status, 0, made.stderr)
+    const sessions = join(home, '.dsh', 'sessions', '…')
+    execFileSync('mkdir', ['-p', sessions])
+    writeFileSync(join(sessions, 'session.jsonl.zstd'), readFileSync(JSON.parse(made.stdout).zstd))
+    const run = (line) => spawnSync('bash', ['-c', line], { cwd: project, encoding: 'utf8', env: { ...process.env, HOME: home }, maxBuffer: 64 * 2 ** 20 })
+    for (const line of shell) {
+      let command = line
+      if (line.includes(' retrieve HASH ')) {
+        const log = zstdDecompress(readFileSync(join(project, 'pruned.jsonl.zstd'))).toString('utf8')
+        const hash = /<<ccr:([0-9a-f]{24}) /.exec(log)?.[1]
+        assert.ok(hash, 'the session command wrote a marker')
+        command = line.replace('HASH', hash)
+      }
+      const r = run(command)
+      assert.equal(r.status, 0, `${line}\n${r.stderr}`)
+      assert.ok(r.stdout.length > 0, `${line}: printed nothing`)
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+})
