@@ -29,7 +29,7 @@ use std::ops::Range;
 pub use frames::Frame;
 pub(crate) use scan::Reading;
 pub use traces::Traces;
-use view::content_start;
+pub(crate) use view::content_start;
 pub use view::view;
 
 /// How strongly a line signals a failure, weakest first.

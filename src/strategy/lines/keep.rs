@@ -294,3 +294,29 @@ fn cut_points(line: &[u16], keep: usize, (head_w, tail_w): (u64, u64)) -> (usize
     let to = offset_before_last(line, tail).max(from);
     (from, to)
 }
+
+/// Adds lines of `keep` from both ends inward, `front` from the start for
+/// each `back` from the end, until one from each side has been refused.
+/// Cursors, not lists: each side steps over kept lines as it meets them.
+pub(crate) fn grow_ends(keep: &mut KeepSet<'_, '_>, n: usize, cap: usize, (front, back): (usize, usize)) {
+    let (mut next_front, mut next_back) = (0, n);
+    let (mut back_open, mut front_open) = (true, true);
+    while (back_open || front_open) && !keep.full() {
+        for _ in 0..back {
+            if back_open {
+                while next_back > 0 && keep.is_kept(next_back - 1) {
+                    next_back -= 1;
+                }
+                back_open = next_back > 0 && keep.add(next_back - 1, cap, Reason::Fill);
+            }
+        }
+        for _ in 0..front {
+            if front_open {
+                while next_front < n && keep.is_kept(next_front) {
+                    next_front += 1;
+                }
+                front_open = next_front < n && keep.add(next_front, cap, Reason::Fill);
+            }
+        }
+    }
+}

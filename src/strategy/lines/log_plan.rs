@@ -28,7 +28,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::index::LineIndex;
-use super::keep::KeepSet;
+use super::keep::{KeepSet, grow_ends};
 use super::order::spread_positions;
 use super::rank::{self, Seen};
 use super::{LineOptions, Reason};
@@ -54,6 +54,8 @@ const WIDE_CONTEXT: usize = 12;
 const NEAREST_CAUSES: usize = 1;
 /// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
 const VALUE_LINES: usize = 2;
+/// How a GitHub Actions step opens in its log.
+const STEP_OPEN: &[u8] = b"##[group]Run ";
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
 
@@ -207,6 +209,11 @@ impl LogPlan<'_, '_, '_> {
                 }
             }
         }
+        // A CI runner's failing step: the `##[group]Run …` line that opened
+        // the step holding the job's last verdict says what failed, once every distinct failure has what explains it.
+        if let Some(step) = self.failing_step() {
+            self.keep.add(step, cap, Reason::Cause);
+        }
         // Weak failure words right next to a kept failure line read as part of it.
         let n = self.n();
         let weak: Vec<u32> =
@@ -346,6 +353,19 @@ impl LogPlan<'_, '_, '_> {
         grow_ends(&mut self.keep, self.index.line_count(), self.cap, (front, back));
     }
 
+    /// The `##[group]Run …` line nearest above the last job verdict (a
+    /// GitHub Actions `##[error]` line), within its text; one backward walk.
+    fn failing_step(&self) -> Option<usize> {
+        let (verdict, _) = self.signals.iter().rev().find(|(_, s)| s.job_verdict())?;
+        let start = self.index.bounds[self.index.text_of(verdict)].start;
+        let opens_step = |k: usize| {
+            let line = self.index.line(k);
+            let body = &line[crate::signals::content_start(line)..];
+            body.len() >= STEP_OPEN.len() && body.iter().zip(STEP_OPEN).all(|(&u, &b)| u == u16::from(b))
+        };
+        (start..verdict).rev().find(|&k| opens_step(k))
+    }
+
     /// Keeps diagnostic line `k` for `reason`, and where it is: its
     /// location line below, or the file header above bare `line:column`
     /// findings.
@@ -459,31 +479,5 @@ impl LogPlan<'_, '_, '_> {
             }
         }
         None
-    }
-}
-
-/// Adds lines of `keep` from both ends inward, `front` from the start for
-/// each `back` from the end, until one from each side has been refused.
-/// Cursors, not lists: each side steps over kept lines as it meets them.
-pub(crate) fn grow_ends(keep: &mut KeepSet<'_, '_>, n: usize, cap: usize, (front, back): (usize, usize)) {
-    let (mut next_front, mut next_back) = (0, n);
-    let (mut back_open, mut front_open) = (true, true);
-    while (back_open || front_open) && !keep.full() {
-        for _ in 0..back {
-            if back_open {
-                while next_back > 0 && keep.is_kept(next_back - 1) {
-                    next_back -= 1;
-                }
-                back_open = next_back > 0 && keep.add(next_back - 1, cap, Reason::Fill);
-            }
-        }
-        for _ in 0..front {
-            if front_open {
-                while next_front < n && keep.is_kept(next_front) {
-                    next_front += 1;
-                }
-                front_open = next_front < n && keep.add(next_front, cap, Reason::Fill);
-            }
-        }
     }
 }

@@ -5,8 +5,8 @@
 
 use super::index::LineIndex;
 use super::keep::KeepSet;
+use super::keep::grow_ends;
 use super::kind::Kind;
-use super::log_plan::grow_ends;
 use super::order::spread_positions;
 use super::{LineOptions, Reason, outline};
 

@@ -312,3 +312,26 @@ fn a_line_within_the_cap_is_never_cut_just_to_fill() {
         assert!(o.lines().filter(|l| l.starts_with("step ")).all(|l| l.len() == 150), "budget {budget}");
     }
 }
+
+#[test]
+fn a_ci_runners_failing_step_is_named_with_its_verdict() {
+    let ts = |i: usize| format!("2026-04-22T16:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60);
+    let mut log = String::new();
+    for (s, step) in ["actions/checkout@v4", "npm ci", "make check"].iter().enumerate() {
+        log.push_str(&format!("{}##[group]Run {step}\n{}##[endgroup]\n", ts(s * 1000), ts(s * 1000 + 1)));
+        for i in 0..900 {
+            log.push_str(&format!("{}step {s} output line {i} all fine\n", ts(s * 1000 + 2 + i)));
+        }
+    }
+    log.push_str(&format!("{}##[error]Process completed with exit code 2.\n", ts(3999)));
+    for i in 0..40 {
+        log.push_str(&format!("{}Post job cleanup {i}\n", ts(4000 + i)));
+    }
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        assert!(o.contains("##[group]Run make check\n"), "budget {budget}: the failing step is missing\n{o}");
+        assert!(o.contains("##[error]Process completed with exit code 2."), "budget {budget}");
+    }
+}
