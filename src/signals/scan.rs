@@ -175,6 +175,9 @@ impl Chunk {
             view(lines.line(k), &mut other);
             diagnostics::is_file_header(&other).then_some(k)
         });
+        // The entry of an unlocated finding on the line before, whose
+        // location line this one may be.
+        let mut awaiting_location: Option<usize> = None;
         let (mut every, mut only_flagged) = (window.clone(), flagged.iter().map(|f| f.line as usize));
         let read_lines: &mut dyn Iterator<Item = usize> = if findings { &mut every } else { &mut only_flagged };
         for k in read_lines {
@@ -189,8 +192,16 @@ impl Chunk {
                 &other
             } else {
                 header_candidate = None;
+                if let Some(i) = awaiting_location.take() {
+                    // Not worth a view for itself, but the finding above asks.
+                    view(lines.line(k), &mut other);
+                    chunk.entries[i].located_below = diagnostics::is_location_line(&other);
+                }
                 continue;
             };
+            if let Some(i) = awaiting_location.take() {
+                chunk.entries[i].located_below = diagnostics::is_location_line(text);
+            }
             entry.diagnostic = if findings && (!is_flagged || diagnostics::worth_reading(lines.line(k))) {
                 diagnostics::read(text)
             } else {
@@ -202,8 +213,13 @@ impl Chunk {
                 entry.words = (chunk.words.len() as u32, len as u8);
                 chunk.words.extend_from_slice(&words[..len]);
             }
+            // An unlocated finding's location may be the next line: read
+            // with that line in this window, or looked at now past its end.
+            let mut locate_next = false;
             if let Some(d) = entry.diagnostic {
-                if d.unlocated && k + 1 < lines.len() {
+                if d.unlocated && k + 1 < window.end {
+                    locate_next = true;
+                } else if d.unlocated && k + 1 < lines.len() {
                     view(lines.line(k + 1), &mut below);
                     entry.located_below = diagnostics::is_location_line(&below);
                 }
@@ -218,6 +234,9 @@ impl Chunk {
                 header_candidate = header.then_some(k);
             }
             if is_flagged || entry.diagnostic.is_some() {
+                if locate_next {
+                    awaiting_location = Some(chunk.entries.len());
+                }
                 chunk.entries.push(entry);
             }
         }

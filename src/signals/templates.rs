@@ -415,6 +415,14 @@ fn mix(mut x: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// The words of `view` by a plain split: the reference for [`ascii_words`].
+    fn plain_split(view: &str) -> Vec<Word> {
+        view.split_ascii_whitespace()
+            .take(MAX_WORDS)
+            .map(|w| if w.bytes().any(is_variable) { ANY } else { hash_word(w.as_bytes(), 0, w.len()) })
+            .collect()
+    }
+
     #[test]
     fn lines_of_one_template_share_it() {
         let mut t = Templates::new(1000, 0);
@@ -445,11 +453,7 @@ mod tests {
         ] {
             let mut words = [ANY; MAX_WORDS];
             let len = ascii_words(view.as_bytes(), &mut words);
-            let want: Vec<Word> = view
-                .split_ascii_whitespace()
-                .take(MAX_WORDS)
-                .map(|w| if w.bytes().any(is_variable) { ANY } else { hash_word(w.as_bytes(), 0, w.len()) })
-                .collect();
+            let want = plain_split(view);
             assert_eq!(&words[..len], &want[..], "{view:?}");
         }
     }
@@ -459,11 +463,7 @@ mod tests {
         fn words_are_those_of_a_plain_split(view in "[ a-z0-9/\t]{0,300}") {
             let mut words = [ANY; MAX_WORDS];
             let len = ascii_words(view.as_bytes(), &mut words);
-            let want: Vec<Word> = view
-                .split_ascii_whitespace()
-                .take(MAX_WORDS)
-                .map(|w| if w.bytes().any(is_variable) { ANY } else { hash_word(w.as_bytes(), 0, w.len()) })
-                .collect();
+            let want = plain_split(&view);
             proptest::prop_assert_eq!(&words[..len], &want[..]);
         }
 

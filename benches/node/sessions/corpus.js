@@ -98,21 +98,8 @@ export function readResult(path, fileLines, offset = 1, limit = READ_MAX_LINES) 
 /** An `edit` result as dsh-tool-fs renders one. */
 export const editResult = (path) => `The file ${path} has been updated successfully.`
 
-/** mulberry32, so every run replays the same sessions. */
-export function rng(seed) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1))
-  const pick = (items) => items[Math.floor(next() * items.length)]
-  const chance = (p) => next() < p
-  return { next, int, pick, chance }
-}
+/** The seeded generator of the differential tests, so every run replays the same sessions. */
+export { rng } from '../../../__test__/support/random.js'
 
 /**
  * The same run once more, as a re-run after a small edit prints it: every
