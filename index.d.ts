@@ -213,8 +213,9 @@ export interface PageOptions {
  */
 export interface PolicyOptions {
   /**
-   * Meter tokens of the newest over-threshold results `pruneSession`
-   * leaves whole while the older ones relieve the pressure.
+   * Meter tokens of the newest over-threshold results, not yet read by
+   * the model, that `pruneSession` leaves whole while the others relieve
+   * the pressure.
    */
   recentTokens?: number
   /** Per-tool rules. */
@@ -458,8 +459,9 @@ export interface ToolResultPruneConfig {
   edgeLines?: number
   /**
    * Session policy: meter tokens of the newest over-threshold tool results
-   * `pruneSession` leaves whole while pruning the older ones brings the
-   * session under the compaction threshold. Absent: none (upstream's pass).
+   * the model has not read that `pruneSession` leaves whole while pruning
+   * the others brings the session under the compaction threshold. Absent:
+   * none (upstream's pass).
    */
   recentTokens?: number
   /**

@@ -16,9 +16,13 @@ const fixture = (path) => readFileSync(join(here, 'fixtures', path, 'raw.log'), 
 const text = (t) => [{ type: 'text', text: t }]
 const lines = (n, word) => Array.from({ length: n }, (_, i) => `${word} ${i}: compiling module number ${i}\n`).join('')
 
-/** Three steps, each one large bash result, oldest first; then a small one. */
+/**
+ * Three large bash results, oldest first, and a small one: the first in a
+ * step the model has answered (read), the others in the last step, which
+ * it has not seen yet.
+ */
 function threeLarge() {
-  return sessionWith([[[{ content: text(lines(600, 'a')) }], [{ content: text(lines(600, 'b')) }], [{ content: text(lines(500, 'c')) }], [{ content: text('ok') }]]])
+  return sessionWith([[[{ content: text(lines(600, 'a')) }], [{ content: text(lines(600, 'b')) }, { content: text(lines(500, 'c')) }, { content: text('ok') }]]])
 }
 
 const resultSeqs = (session) => session.surface.nodes.filter((s) => session.events[s].type === 'tool/result')
@@ -57,10 +61,13 @@ describe('recentTokens on a real Session', () => {
     assert.deepEqual(report.pruned.map((e) => e.originalSeq), [a, b])
     assert.deepEqual(report.keptRecent, [resultSeqs(base)[2]], 'only the newest stays whole')
     assert.ok(totalTokens(policy, ours) < threshold)
-    // With a threshold no pass can reach, a summary comes anyway: the recent stay whole.
+    // With a threshold no pass can reach, a summary comes anyway: the
+    // unread recent stay whole; the one the model has read is pruned.
     const hopeless = await pruner(Ours, { recentTokens: 100000, contextWindow: 10, thresholdRatio: 1 })
     const h = threeLarge()
-    assert.equal(hopeless.pruneSession(h).pruned.length, 0)
+    const hr = hopeless.pruneSession(h)
+    assert.deepEqual(hr.pruned.map((e) => e.originalSeq), [a])
+    assert.deepEqual(hr.keptRecent, resultSeqs(base).slice(1, 3))
     // A recent window of 0 keeps nothing: the pass is upstream's, event for event.
     const up = await pruner(Upstream, {})
     const zero = await pruner(Ours, { recentTokens: 0, contextWindow: 10, thresholdRatio: 1 })
@@ -69,6 +76,20 @@ describe('recentTokens on a real Session', () => {
     const zr = zero.pruneSession(y)
     assert.deepEqual(comparable(y.events), comparable(x.events))
     assert.deepEqual(zr.keptRecent, [])
+  })
+
+  test('a result the model has answered is pruned as upstream prunes it, however much room the window has', async () => {
+    const probe = await pruner(Ours, {})
+    // One large result per step: each but the last was followed by the model's next message.
+    const steps = ['a', 'b', 'c'].map((w) => [{ content: text(lines(300, w)) }])
+    const session = sessionWith([steps])
+    const total = totalTokens(probe, session)
+    const p = await pruner(Ours, { strategy: 'lines', recentTokens: 100000, contextWindow: total, thresholdRatio: 1 })
+    const [a, b, c] = resultSeqs(session)
+    const report = p.pruneSession(session)
+    // Pruning the oldest alone would relieve the pressure; the second goes too, read as it is.
+    assert.deepEqual(report.pruned.map((e) => e.originalSeq), [a, b])
+    assert.deepEqual(report.keptRecent, [c])
   })
 
   test('called under the threshold (a context overflow) or with no window known, it prunes as upstream', async () => {
@@ -186,5 +207,28 @@ describe('the command names the kind, on a real Session', () => {
     const sampled = planLines(source)
     assert.deepEqual([sampled.kinds, sampled.kindFrom], [['log'], 'sample'])
     assert.throws(() => planLines(source, { command: 3 }), { name: 'TypeError', message: /planLines: options\.command/ })
+  })
+})
+
+// The replay bench's session (benches/node/sessions) through the real agent
+// loop and compaction-basic: what the policy promises, against upstream.
+const node22 = Number(process.versions.node.split('.')[0]) >= 22
+describe('recentTokens through the real agent loop and compaction-basic', { skip: !node22 && "dsh-agent-loop needs Node 22; the Node 22 run covers it" }, () => {
+  test('no result within the window is cut unread where it had room; no more summaries than upstream', async () => {
+    const { replay } = await import('../benches/node/sessions/replay.js')
+    const { measure } = await import('../benches/node/sessions/metrics.js')
+    const { SHAPES } = await import('../benches/node/sessions/shapes.js')
+    const options = { largeChars: 8192, contextWindow: 32000, recentTokens: 8000 }
+    for (const make of SHAPES) {
+      const session = make(0x5eed)
+      const run = async (plugin, config) => measure(await replay(session, { name: session.name, plugin, config }, { contextWindow: 32000 }), options)
+      const up = await run(Upstream, {})
+      const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+      assert.ok(up.fittingCutWithRoom > 0, `${session.name}: upstream cuts a result it had room for (the measure can fail)`)
+      assert.equal(ours.fittingCutWithRoom, 0, session.name)
+      assert.ok(ours.fittingReadWhole > up.fittingReadWhole, session.name)
+      assert.ok(ours.summaryRequests <= up.summaryRequests, session.name)
+      assert.equal(ours.prunePassesBelowThreshold, 0, session.name)
+    }
   })
 })

@@ -97,8 +97,8 @@ export class ToolResultPruner extends Service {
    * immediately preceded by a `compaction/prune` shadow-price event pricing the
    * shadowed node through the injected token meter. A result with a text
    * block whose `text` is not a string is left as it is.
-   * With `recentTokens`, the newest results stay whole while pruning the
-   * older ones brings the session under the compaction threshold
+   * With `recentTokens`, the newest results the model has not read stay
+   * whole while pruning the others brings the session under the compaction threshold
    * (`./pressure.ts`); `tools` rules and, in lines mode, the kind the call
    * names apply to every pass.
    * @param session - session whose current surface is rewritten.

@@ -7,14 +7,17 @@
 //!   strategy, or never); `tool_result_retrieve` pages never are;
 //! - in lines mode the call that produced a result names its kind where
 //!   its command is unambiguous ([`crate::command_kind`]);
-//! - with `recent_tokens`, the newest results over the threshold (up to
-//!   that many meter tokens of them, newest first) stay whole as long as
+//! - with `recent_tokens`, the newest results over the threshold that the
+//!   model has not read yet (no reply of its follows them on the surface;
+//!   up to that many meter tokens of them, newest first) stay whole as long as
 //!   pruning the older ones brings the session under the host's pressure
 //!   threshold; when it does not, they are pruned too, oldest first and
 //!   the newest last, until it does ([`select`]). So the host never finds
 //!   the session over its threshold after a pass where upstream's pass
 //!   would have brought it under; where not even upstream's would, the host
-//!   summarises either way, and the recent ones stay whole.
+//!   summarises either way, and the recent ones stay whole. A result the
+//!   model has read is pruned as upstream prunes it: keeping it longer
+//!   would only move the rewrite, and the cache break it makes, later.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
@@ -46,8 +49,9 @@ pub struct Policy {
     pub default: Pruner,
     /// Tool name (UTF-16) → its rule.
     pub tools: Vec<(Vec<u16>, Rule)>,
-    /// Meter tokens of the newest over-threshold results a pass leaves
-    /// whole while the older ones relieve the pressure; `None`: none.
+    /// Meter tokens of the newest over-threshold results, not yet read by
+    /// the model, a pass leaves whole while the others relieve the
+    /// pressure; `None`: none.
     pub recent_tokens: Option<u64>,
 }
 
@@ -85,6 +89,9 @@ pub trait CallLog: PruneLog {
     /// The call that produced the tool result at `seq` (whose content is
     /// `content`), joined by call id; `None` when the log has none.
     fn call(&mut self, seq: Seq, content: &Self::Content) -> Result<Option<Call>, Self::Error>;
+    /// Whether the surface node at `seq` is the model's own message (an
+    /// `assistant/message`): the results before it were in a request it answered.
+    fn is_reply(&mut self, seq: Seq) -> Result<bool, Self::Error>;
     /// The meter's price of the result's message: as it is (`None`), or
     /// with its content rebuilt as `pruned` says.
     fn price(&mut self, content: &Self::Content, pruned: Option<&Pruned>) -> Result<u64, Self::Error>;
@@ -124,17 +131,23 @@ pub struct PolicyReport {
 }
 
 /// Which of the candidates (in surface order, oldest first; each the
-/// meter's price before and after pruning) a pass prunes.
+/// meter's price before and after pruning) a pass prunes; those from
+/// `unread_from` on are the ones the model has not read.
 ///
 /// Without a recent window or a pressure reading, or when the session is
 /// already under the threshold (the host prunes for another reason, such
 /// as a context overflow), all of them, as upstream. Otherwise the newest
-/// ones whose prices fit in `recent_tokens` together are kept whole, unless
+/// unread ones whose prices fit in `recent_tokens` together are kept whole, unless
 /// pruning the rest leaves the session at or over the threshold: then the
 /// kept ones are pruned too, oldest first, until it is under. When not even
 /// pruning all of them would bring it under, the host summarises whatever
 /// this pass does, so the recent ones stay whole.
-pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Option<Pressure>) -> Vec<bool> {
+pub fn select(
+    prices: &[(u64, u64)],
+    unread_from: usize,
+    recent_tokens: Option<u64>,
+    pressure: Option<Pressure>,
+) -> Vec<bool> {
     let mut chosen = vec![true; prices.len()];
     let (Some(recent), Some(p)) = (recent_tokens, pressure) else { return chosen };
     if p.total_tokens < p.threshold_tokens {
@@ -142,7 +155,7 @@ pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Optio
     }
     let mut used = 0u64;
     let mut first_recent = prices.len();
-    for (i, &(before, _)) in prices.iter().enumerate().rev() {
+    for (i, &(before, _)) in prices.iter().enumerate().skip(unread_from).rev() {
         match used.checked_add(before) {
             Some(sum) if sum <= recent => used = sum,
             _ => break,
@@ -168,6 +181,8 @@ pub fn select(prices: &[(u64, u64)], recent_tokens: Option<u64>, pressure: Optio
 /// A result the pass may prune, planned before anything is appended.
 struct Planned<C> {
     seq: Seq,
+    /// A reply of the model's follows it on the surface.
+    read: bool,
     content: C,
     pruned: Pruned,
     chars_before: u64,
@@ -186,13 +201,17 @@ pub fn prune_session_with_policy<L: CallLog>(
     pressure: Option<Pressure>,
 ) -> Result<PolicyReport, L::Error> {
     let mut candidates = Vec::new();
+    // Candidates before this one were followed by a reply of the model's.
+    let mut unread_from = 0;
     for seq in log.surface()? {
         if log.is_tool_result(seq)? {
             candidates.push(seq);
+        } else if policy.recent_tokens.is_some() && log.is_reply(seq)? {
+            unread_from = candidates.len();
         }
     }
     let mut planned = Vec::new();
-    for seq in candidates {
+    for (i, seq) in candidates.into_iter().enumerate() {
         // A result the log cannot give as text is left, as in `prune_session`.
         let Some(content) = log.content(seq)? else { continue };
         let call = log.call(seq, &content)?;
@@ -213,10 +232,12 @@ pub fn prune_session_with_policy<L: CallLog>(
         let chars_before = measure(&blocks);
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
-        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
+        planned.push(Planned { seq, read: i < unread_from, content, pruned, chars_before, tokens, kinds });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
-    let chosen = select(&prices, policy.recent_tokens, pressure);
+    // The read ones come first: every reply follows the results before it.
+    let unread_from = planned.iter().take_while(|p| p.read).count();
+    let chosen = select(&prices, unread_from, policy.recent_tokens, pressure);
     let mut report = PolicyReport::default();
     for (p, chosen) in planned.into_iter().zip(chosen) {
         if !chosen {

@@ -43,8 +43,9 @@ pub struct ToolResultPruneConfig {
     /// `DEFAULT_EDGE_LINES`.
     pub edge_lines: Option<f64>,
     /// Session policy: meter tokens of the newest over-threshold tool results
-    /// `pruneSession` leaves whole while pruning the older ones brings the
-    /// session under the compaction threshold. Absent: none (upstream's pass).
+    /// the model has not read that `pruneSession` leaves whole while pruning
+    /// the others brings the session under the compaction threshold. Absent:
+    /// none (upstream's pass).
     pub recent_tokens: Option<f64>,
     /// Session policy: the model's context window when the session's last
     /// request did not record one.

@@ -18,8 +18,8 @@ use napi::{Env, JsValue, Result};
 use napi_derive::napi;
 
 use super::config::resolved;
-use super::dsh::TOOL_CALL;
 use super::dsh::session::{JsContent, JsPruneLog};
+use super::dsh::{ASSISTANT_MESSAGE, TOOL_CALL};
 use super::dsh::{as_seq, has_type};
 use super::values::type_error;
 use super::values::{
@@ -35,8 +35,9 @@ use crate::strategy::{Pruner, Strategy};
 /// rules, as the plugin resolved them (`nativePolicy`).
 #[napi(object, object_to_js = false)]
 pub struct PolicyOptions<'env> {
-    /// Meter tokens of the newest over-threshold results `pruneSession`
-    /// leaves whole while the older ones relieve the pressure.
+    /// Meter tokens of the newest over-threshold results, not yet read by
+    /// the model, that `pruneSession` leaves whole while the others relieve
+    /// the pressure.
     pub recent_tokens: Option<f64>,
     /// Per-tool rules.
     pub tools: Option<Vec<ToolRule<'env>>>,
@@ -163,6 +164,13 @@ impl<'env> CallLog for JsPruneLog<'env> {
         match self.call_seq_by_id(&id)? {
             Some(at) => self.call_at(at, &id),
             None => Ok(None),
+        }
+    }
+
+    fn is_reply(&mut self, seq: Seq) -> Result<bool> {
+        match self.log.event(seq)? {
+            Some(event) => has_type(&event, ASSISTANT_MESSAGE),
+            None => Ok(false),
         }
     }
 

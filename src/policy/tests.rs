@@ -12,38 +12,49 @@ const P: fn(u64, u64) -> Option<Pressure> =
 #[test]
 fn without_a_window_or_a_reading_every_candidate_is_pruned() {
     let prices = [(100, 10), (200, 20), (300, 30)];
-    assert_eq!(select(&prices, None, P(1000, 500)), [true; 3]);
-    assert_eq!(select(&prices, Some(1000), None), [true; 3]);
+    assert_eq!(select(&prices, 0, None, P(1000, 500)), [true; 3]);
+    assert_eq!(select(&prices, 0, Some(1000), None), [true; 3]);
     // Called under the threshold: the host has another reason (an overflow).
-    assert_eq!(select(&prices, Some(1000), P(499, 500)), [true; 3]);
-    assert_eq!(select(&[], Some(1000), P(1000, 500)), Vec::<bool>::new());
+    assert_eq!(select(&prices, 0, Some(1000), P(499, 500)), [true; 3]);
+    assert_eq!(select(&[], 0, Some(1000), P(1000, 500)), Vec::<bool>::new());
 }
 
 #[test]
 fn the_newest_stay_whole_while_the_older_relieve_the_pressure() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // Pruning the oldest saves 90: 1000 - 90 < 950.
-    assert_eq!(select(&prices, Some(500), P(1000, 950)), [true, false, false]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 950)), [true, false, false]);
     // The window holds the newest two (500), not three (600).
-    assert_eq!(select(&prices, Some(599), P(1000, 999)), [true, false, false]);
+    assert_eq!(select(&prices, 0, Some(599), P(1000, 999)), [true, false, false]);
     // A newest result larger than the window is not kept, nor anything older.
-    assert_eq!(select(&prices, Some(299), P(1000, 999)), [true; 3]);
+    assert_eq!(select(&prices, 0, Some(299), P(1000, 999)), [true; 3]);
 }
 
 #[test]
 fn when_the_older_do_not_suffice_the_recent_are_pruned_newest_last() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // 1000 - 90 = 910 is not under 900: the second is pruned too (910 - 180 = 730).
-    assert_eq!(select(&prices, Some(500), P(1000, 900)), [true, true, false]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 900)), [true, true, false]);
     // 730 is not under 700 either: all three go (460 < 700).
-    assert_eq!(select(&prices, Some(500), P(1000, 700)), [true; 3]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 700)), [true; 3]);
     // Not even all of them bring it under (460 >= 460): the host summarises
     // whatever the pass does, so the recent ones stay whole.
-    assert_eq!(select(&prices, Some(500), P(1000, 460)), [true, false, false]);
-    assert_eq!(select(&prices, Some(500), P(1000, 100)), [true, false, false]);
-    assert_eq!(select(&prices, Some(500), P(1000, 461)), [true; 3]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 460)), [true, false, false]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 100)), [true, false, false]);
+    assert_eq!(select(&prices, 0, Some(500), P(1000, 461)), [true; 3]);
     // Exactly at the threshold is still pressure (the host compacts at >=).
-    assert_eq!(select(&prices, Some(500), P(1090, 1000)), [true, true, false]);
+    assert_eq!(select(&prices, 0, Some(500), P(1090, 1000)), [true, true, false]);
+}
+
+#[test]
+fn a_result_the_model_has_read_is_not_kept_as_recent() {
+    let prices = [(100, 10), (200, 20), (300, 30)];
+    // All three unread and fitting: the oldest relieves the pressure.
+    assert_eq!(select(&prices, 0, Some(1000), P(1000, 950)), [true, false, false]);
+    // The second was read: only the newest stays whole.
+    assert_eq!(select(&prices, 2, Some(1000), P(1000, 950)), [true, true, false]);
+    // Every one read: pruned as upstream prunes them.
+    assert_eq!(select(&prices, 3, Some(1000), P(1000, 950)), [true; 3]);
 }
 
 #[test]
@@ -97,6 +108,9 @@ impl CallLog for WithCalls {
     fn call(&mut self, seq: Seq, _: &Vec<MemBlock>) -> Result<Option<Call>, Rejected> {
         let Some(MemEvent::ToolResult { call_id, .. }) = self.log.events.get(seq as usize) else { return Ok(None) };
         Ok(self.calls.iter().find(|(id, _)| id == call_id).map(|(_, c)| c.clone()))
+    }
+    fn is_reply(&mut self, seq: Seq) -> Result<bool, Rejected> {
+        Ok(matches!(self.log.events.get(seq as usize), Some(MemEvent::Reply)))
     }
     fn price(&mut self, content: &Vec<MemBlock>, pruned: Option<&Pruned>) -> Result<u64, Rejected> {
         let blocks = content.blocks();
@@ -164,6 +178,43 @@ fn a_pass_follows_the_rules_names_kinds_and_keeps_the_newest() {
     let mut s = session(&outputs);
     let report = prune_session_with_policy(&mut s, &policy, None).unwrap();
     assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3, 5]);
+}
+
+#[test]
+fn a_reply_of_the_model_marks_the_results_before_it_read() {
+    let log_text: String = (0..600).map(|i| format!("step {i}: compiling module number {i}\n")).collect();
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000) };
+    // Three results; `replies_after` of them are followed by a reply.
+    let build = |replies_after: usize| {
+        let mut log = MemoryLog::default();
+        let mut calls = Vec::new();
+        log.push(MemEvent::Message);
+        for i in 0..3 {
+            let id = format!("call-{i}");
+            calls.push((id.clone(), Call { tool: utf16("bash"), args: utf16("{}") }));
+            log.push(MemEvent::ToolResult {
+                call_id: id,
+                content: vec![MemBlock::Text(utf16(&log_text))],
+                replaces: None,
+            });
+            if i + 1 == replies_after {
+                log.push(MemEvent::Reply);
+            }
+        }
+        WithCalls { log, calls }
+    };
+    let pruned = |replies_after: usize| {
+        let report = prune_session_with_policy(&mut build(replies_after), &policy, P(30_000, 29_000)).unwrap();
+        report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>()
+    };
+    // Pruning the oldest relieves the pressure. All unread: only it goes.
+    assert_eq!(pruned(0), [1]);
+    // The first two read (a reply after the second): both go, as upstream's
+    // pass would prune them; the unread newest stays whole.
+    assert_eq!(pruned(2), [1, 2]);
+    // All read: all go.
+    assert_eq!(pruned(3), [1, 2, 3]);
 }
 
 #[test]

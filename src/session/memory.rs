@@ -48,8 +48,10 @@ pub enum MemEvent {
         /// Its token price.
         price: u64,
     },
-    /// Any other event that joins the surface (a user or assistant message).
+    /// Any other event that joins the surface (a user message, a summary).
     Message,
+    /// The model's own message on the surface: the results before it were read.
+    Reply,
     /// An event that is not on the surface (boundaries, chunks).
     LogOnly,
 }
@@ -75,7 +77,7 @@ impl MemoryLog {
     /// Appends an event; surface events join the end of the surface.
     pub fn push(&mut self, event: MemEvent) -> Seq {
         let seq = self.events.len() as Seq;
-        if matches!(event, MemEvent::ToolResult { .. } | MemEvent::Message) {
+        if matches!(event, MemEvent::ToolResult { .. } | MemEvent::Message | MemEvent::Reply) {
             self.surface.push(seq);
         }
         self.events.push(event);

@@ -80,17 +80,17 @@ for (const { shape } of results) {
   out.push(`- ${shape.name}: ${shape.turns} turns, ${shape.toolCalls} tool calls (${Object.entries(shape.byTool).map(([k, v]) => `${v} ${k}`).join(', ')}), ${n(shape.outputChars)} chars of output`)
 }
 out.push('')
-out.push(`| shape | contender | read whole | large read whole | large within ${n(RECENT_TOKENS)} tokens read whole | summary requests | prune passes | results cut | meter tokens/request: mean (max) | prompt tokens/request: mean (max) | cache prefix kept |`)
-out.push('|---|---|---|---|---|---|---|---|---|---|---|')
+out.push(`| shape | contender | read whole | large read whole | large within ${n(RECENT_TOKENS)} tokens read whole | of those, cut unread with room | summary requests | prune passes | results cut | meter tokens/request: mean (max) | prompt tokens/request: mean (max) | cache prefix kept | prompt tokens after the prefix |`)
+out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 for (const { shape, rows } of results) {
   for (const row of rows) {
     if (row.rejected !== undefined) {
-      out.push(`| ${shape.name} | ${row.contender} | config rejected: ${row.rejected.replaceAll('|', '\\|')} | | | | | | | | |`)
+      out.push(`| ${shape.name} | ${row.contender} | config rejected: ${row.rejected.replaceAll('|', '\\|')} | | | | | | | | | | |`)
       continue
     }
     out.push(
-      `| ${shape.name} | ${row.contender} | ${row.readWhole}/${row.toolResults} | ${row.largeReadWhole}/${row.largeResults} | ${row.fittingReadWhole}/${row.fittingResults} | ${row.summaryRequests} | ${row.prunePasses} | ${row.resultsCut} | ` +
-        `${n(row.meterTokensMean)} (${n(row.meterTokensMax)}) | ${n(row.promptTokensMean)} (${n(row.promptTokensMax)}) | ${n(row.cachePrefixTokens)} (${pct(row.cachePrefixShare)}) |`,
+      `| ${shape.name} | ${row.contender} | ${row.readWhole}/${row.toolResults} | ${row.largeReadWhole}/${row.largeResults} | ${row.fittingReadWhole}/${row.fittingResults} | ${row.fittingCutWithRoom} | ${row.summaryRequests} | ${row.prunePasses} | ${row.resultsCut} | ` +
+        `${n(row.meterTokensMean)} (${n(row.meterTokensMax)}) | ${n(row.promptTokensMean)} (${n(row.promptTokensMax)}) | ${n(row.cachePrefixTokens)} (${pct(row.cachePrefixShare)}) | ${n(row.uncachedTokens)} |`,
     )
   }
 }

@@ -41,6 +41,20 @@ export function measure(run, { largeChars, contextWindow, recentTokens }) {
   const readWhole = (call) => whole.has(`${call.callId}\u0000${call.output}`)
   const large = run.calls.filter((c) => codePoints(c.output) > largeChars)
   const fitting = large.filter((c) => c.tokens <= recentTokens)
+  // A fitting result cut before it was ever read whole had room, when the
+  // first conversation request after it came with no summary before it and
+  // would still have been under compaction's threshold with the result whole:
+  // its meter reading, less the cut result's price, plus the whole one's.
+  const thresholdTokens = Math.floor(contextWindow * run.thresholdRatio)
+  const hadRoom = (call) => {
+    const made = Number(call.callId.slice('call-'.length))
+    const next = run.requests.find((r) => r.index > made)
+    if (next === undefined || next.kind !== 'conversation') return false
+    const cut = next.tools.find((m) => m.id === call.callId)
+    if (cut === undefined) return false
+    const cutPrice = call.tokens - tokens(call.output.length) + tokens(cut.content.length)
+    return next.meterTokens - cutPrice + call.tokens < thresholdTokens
+  }
 
   // Cache prefix: per request, the tokens before the first unit that differs
   // from the previous request's prompt (summary requests included: the
@@ -55,8 +69,6 @@ export function measure(run, { largeChars, contextWindow, recentTokens }) {
   const meter = conversation.map((r) => r.meterTokens)
   const prompt = conversation.map((r) => tokens(r.prompt.length))
   const prunes = run.events.filter((e) => e.type === 'compaction/prune')
-  // compaction-basic's pressure line, as it computes it (resolveCompactSpec).
-  const thresholdTokens = Math.floor(contextWindow * run.thresholdRatio)
   return {
     toolResults: run.calls.length,
     readWhole: run.calls.filter(readWhole).length,
@@ -64,6 +76,7 @@ export function measure(run, { largeChars, contextWindow, recentTokens }) {
     largeReadWhole: large.filter(readWhole).length,
     fittingResults: fitting.length,
     fittingReadWhole: fitting.filter(readWhole).length,
+    fittingCutWithRoom: fitting.filter((c) => !readWhole(c) && hadRoom(c)).length,
     conversationRequests: conversation.length,
     summaryRequests: run.requests.filter((r) => r.kind === 'summary').length,
     summaries: run.events.filter((e) => e.type === 'compaction/summary').length,
@@ -82,6 +95,7 @@ export function measure(run, { largeChars, contextWindow, recentTokens }) {
     promptTokensTotal: promptTokensAll,
     cachePrefixTokens: prefixTokens,
     cachePrefixShare: promptTokensAll === 0 ? 0 : Number((prefixTokens / promptTokensAll).toFixed(4)),
+    uncachedTokens: promptTokensAll - prefixTokens,
     turnEnds: run.turnEnds.map((t) => t.kind),
   }
 }

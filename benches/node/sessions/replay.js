@@ -146,7 +146,7 @@ export async function replay(session, contender, { contextWindow }) {
     pruner.pruneSession = function (s) {
       const before = ctx.tokenMeter.measure(s).totalTokens
       const result = prune.call(this, s)
-      passes.push({ before, after: ctx.tokenMeter.measure(s).totalTokens, contextWindow: s.requestContext()?.contextWindow, pruned: result?.pruned?.length ?? 0 })
+      passes.push({ atRequest: requests.length, before, after: ctx.tokenMeter.measure(s).totalTokens, contextWindow: s.requestContext()?.contextWindow, pruned: result?.pruned?.length ?? 0 })
       return result
     }
     await ctx.plugin(BasicCompaction)
