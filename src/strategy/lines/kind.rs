@@ -76,7 +76,7 @@ pub(crate) fn patterns() -> &'static ShapePatterns {
     PATTERNS.get_or_init(|| ShapePatterns {
         // A definition opened by a keyword, in most languages.
         definition: ascii_regex(
-            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|macro_rules!|mod|let|var|const)\b",
+            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|mod|let|var|const)\b|macro_rules!)",
         ),
         // A C-family or Java signature: a return type, a name, a parameter
         // list, not a call or a statement.

@@ -37,6 +37,18 @@ pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     (tiers, steps + extra)
 }
 
+/// How many of a `kind`'s first tiers have their first lines kept before
+/// any tier's rest: a source file's first imports and a listing's top
+/// directories matter as much as the first declarations or entries; a
+/// search's second hits, a diff's hunks or a JSON's second level do not
+/// come before the rest of the files or keys.
+pub fn headed_tiers(kind: Kind) -> usize {
+    match kind {
+        Kind::Code | Kind::Listing => 2,
+        Kind::Log | Kind::Diff | Kind::Search | Kind::Json => 1,
+    }
+}
+
 fn indent(v: &str) -> usize {
     v.len() - v.trim_start().len()
 }
@@ -385,11 +397,13 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
 }
 
 /// Listings: the first directory's entries (the top of an `ls -R`), the
-/// directory headers and totals, the first entry of every other directory,
-/// then entries directory by directory in turn.
+/// directory headers shallowest first (down to one level below the
+/// shallowest, then two, then the rest with the totals), the first entry of
+/// every other directory, then entries directory by directory in turn.
 fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
-    let mut headers = Vec::new();
+    // Headers and totals with their depth (path components; a total: none).
+    let mut headers: Vec<(u32, Option<usize>)> = Vec::new();
     let mut by_dir = Groups::default();
     let mut v = String::new();
     for k in 0..lines.len() {
@@ -400,7 +414,8 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
         let k = k as u32;
         if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
-            headers.push(k);
+            let depth = t.strip_suffix(':').map(header_depth);
+            headers.push((k, depth));
             groups.push(Vec::new());
         } else if t.contains('/') && !t.contains(' ') {
             // `find` output: one path a line, grouped by directory.
@@ -417,7 +432,18 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let top = lists.first().cloned().unwrap_or_default();
     let others = lists.get(1..).unwrap_or_default();
     let firsts: Vec<u32> = others.iter().filter_map(|e| e.first().copied()).collect();
-    vec![top, headers, firsts, round_robin(others, 1)]
+    // Levels below the shallowest header: 0 and 1, then 2, then the rest.
+    let shallowest = headers.iter().filter_map(|&(_, d)| d).min().unwrap_or(0);
+    let level = |d: Option<usize>| d.map_or(usize::MAX, |d| (d - shallowest).max(1));
+    let at = |keep: &dyn Fn(usize) -> bool| -> Vec<u32> {
+        headers.iter().filter(|&&(_, d)| keep(level(d))).map(|&(k, _)| k).collect()
+    };
+    vec![top, at(&|l| l == 1), at(&|l| l == 2), at(&|l| l > 2), firsts, round_robin(others, 1)]
+}
+
+/// Path components of a directory header's path (`.` and empty ones not counted).
+fn header_depth(path: &str) -> usize {
+    path.split('/').filter(|c| !c.is_empty() && *c != ".").count()
 }
 
 #[cfg(test)]

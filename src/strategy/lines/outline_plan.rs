@@ -39,9 +39,25 @@ pub(crate) fn plan_outline(
             tiers
         })
         .collect();
+    // The first few of the headed tiers in order (a file's first
+    // declarations and its first imports), so a large first tier does not
+    // starve the second; then each tier in turn, the rest spread over its text.
     for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
         for (t, text) in tiers.iter().enumerate() {
-            // The first few in order (the top of a file, the newest commit), then spread.
+            if level >= outline::headed_tiers(kinds[t]) {
+                continue;
+            }
+            let tier = text.get(level).map_or(&[][..], Vec::as_slice);
+            for &k in &tier[..tier.len().min(OUTLINE_HEAD)] {
+                if keep.full() {
+                    break;
+                }
+                keep.add(index.bounds[t].start + k as usize, cap, Reason::Outline);
+            }
+        }
+    }
+    for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
+        for (t, text) in tiers.iter().enumerate() {
             let start = index.bounds[t].start;
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
             let first = tier.len().min(OUTLINE_HEAD);

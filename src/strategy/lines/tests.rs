@@ -335,3 +335,41 @@ fn a_ci_runners_failing_step_is_named_with_its_verdict() {
         assert!(o.contains("##[error]Process completed with exit code 2."), "budget {budget}");
     }
 }
+
+#[test]
+fn a_source_files_first_imports_are_kept_however_many_its_declarations() {
+    // A licence comment, then what the file builds on, then many functions.
+    let mut code: String = (0..40).map(|i| format!("// Licence text line {i} of the header.\n")).collect();
+    code.push_str("\nuse std::fmt;\nuse std::mem::ManuallyDrop;\n\nmacro_rules! many {\n    () => {};\n}\n\n");
+    code.push_str(&(0..300).map(|i| format!("pub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n")).collect::<String>());
+    let text = utf16(&code);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for line in ["use std::fmt;", "use std::mem::ManuallyDrop;", "macro_rules! many {"] {
+            assert!(o.contains(line), "budget {budget}: {line} missing\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_recursive_listing_keeps_its_top_directories_before_deeper_ones() {
+    let mut ls = String::from(".:\nalpha\nbeta\ngamma\n\n");
+    for top in ["alpha", "beta", "gamma"] {
+        ls.push_str(&format!("./{top}:\n{}\n", (0..5).map(|i| format!("sub{i}\n")).collect::<String>()));
+        for i in 0..5 {
+            ls.push_str(&format!(
+                "./{top}/sub{i}:\n{}\n",
+                (0..12).map(|j| format!("file_{j}.py\n")).collect::<String>()
+            ));
+        }
+    }
+    let text = utf16(&ls);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Listing]);
+    let o = out(&blocks, &prune(&blocks, &budgets(700), &LineOptions::default()).unwrap());
+    for top in ["alpha", "beta", "gamma"] {
+        assert!(o.contains(&format!("./{top}:\n")), "./{top}: missing\n{o}");
+    }
+}
