@@ -191,16 +191,55 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     }
 }
 
-/// Whether the lines `range` of `signals` hold what a log holds and code
-/// does not: failure lines (one in 300 or more) or summaries (two or more).
-pub fn reports(signals: &Signals, range: std::ops::Range<usize>) -> bool {
-    let lines = range.len();
+/// Whether the text `lines` (its first line at `start` in `signals`) holds
+/// what a log holds and code does not: failure lines (one in 300 or more)
+/// or summaries (two or more) that are not code themselves. A source file
+/// that throws, rejects or logs an error with a failure word in its message
+/// stays code; a log that quotes code still has its own failure lines.
+pub fn reports(signals: &Signals, lines: TextLines<'_>, start: usize) -> bool {
+    let p = patterns();
     let (mut failures, mut summaries) = (0, 0);
-    for (_, s) in signals.within(range) {
-        failures += usize::from(s.failure == Failure::Strong);
-        summaries += usize::from(s.summary());
+    let mut v = String::new();
+    for (k, s) in signals.within(start..start + lines.len()) {
+        let (failure, summary) = (s.failure == Failure::Strong, s.summary());
+        if !(failure || summary) {
+            continue;
+        }
+        view(lines.line(k - start), &mut v);
+        if is_code_statement(&v, p) {
+            continue;
+        }
+        failures += usize::from(failure);
+        summaries += usize::from(summary);
     }
-    failures * 300 >= lines.max(1) || summaries >= 2
+    failures * 300 >= lines.len().max(1) || summaries >= 2
+}
+
+/// Whether `v` reads as a statement of source code: a comment, a throw,
+/// raise, rejection, assertion or logging call, an error constructed, or
+/// a line that ends as statements and open blocks end (`;`, `{`, `(`, `,`, `[`).
+fn is_code_statement(v: &str, p: &ShapePatterns) -> bool {
+    const STARTS: [&str; 14] = [
+        "throw ",
+        "raise ",
+        "return ",
+        "reject(",
+        "panic!(",
+        "assert",
+        "console.",
+        "logger.",
+        "log.",
+        "print(",
+        "println!(",
+        "eprintln!(",
+        "die(",
+        "expect(",
+    ];
+    let t = v.trim();
+    p.comment.is_match(v.as_bytes())
+        || STARTS.iter().any(|k| t.starts_with(k))
+        || (t.contains("new ") && t.contains("Error("))
+        || t.ends_with([';', '{', '(', ',', '['])
 }
 
 /// Whether a view is a `commit <40 hex digits>` line.
@@ -220,13 +259,35 @@ mod tests {
         match shape(lines) {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
-                if reports(&Signals::of_text(lines), 0..lines.len()) {
+                if reports(&Signals::of_text(lines), lines, 0) {
                     Kind::Log
                 } else {
                     Kind::Code
                 }
             }
         }
+    }
+
+    #[test]
+    fn failure_words_in_code_statements_do_not_make_source_a_log() {
+        let mut js = String::from("import { spawn } from 'node:child_process'\n\n");
+        for i in 0..40 {
+            js.push_str(&format!(
+                "/** Runs step {i}. */\nexport async function step{i}(args) {{\n  const out = await run('step{i}', args)\n  if (out.code !== 0) {{\n    throw new Error(`Build failed at step {i}: ${{out.stderr}}`)\n  }}\n  return out.stdout\n}}\n\n"
+            ));
+        }
+        js.push_str("function run(name, args) {\n  return new Promise((resolve, reject) => {\n    const p = spawn(name, args)\n    p.on('error', (e) => reject(new Error(`error: could not start ${name}`)))\n  })\n}\n");
+        assert_eq!(kind(&js), Kind::Code);
+        // A runner's log that quotes the code it ran is still a log: its own
+        // failure lines are not statements.
+        let mut log = String::from("FAIL src/steps.test.js\n");
+        for i in 0..60 {
+            log.push_str(&format!(
+                "    export function step{i}(args) {{\n      return run('step{i}', args);\n    }}\n"
+            ));
+        }
+        log.push_str("Tests: 1 failed, 59 passed, 60 total\n");
+        assert_eq!(kind(&log), Kind::Log);
     }
 
     #[test]

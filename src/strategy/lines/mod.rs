@@ -168,7 +168,7 @@ pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
                 signals.scan(index.lines_of(t), index.bounds[t].start);
-                if kind::reports(&signals, index.bounds[t].clone()) { Kind::Log } else { Kind::Code }
+                if kind::reports(&signals, index.lines_of(t), index.bounds[t].start) { Kind::Log } else { Kind::Code }
             }
         })
         .collect()

@@ -79,7 +79,7 @@ pub(super) fn choose(
         .map(|t| match shapes[t] {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
-                if kind::reports(&signals, index.bounds[t].clone()) {
+                if kind::reports(&signals, index.lines_of(t), index.bounds[t].start) {
                     Kind::Log
                 } else {
                     Kind::Code
