@@ -127,6 +127,8 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     // `ls -R`: `dir:` headers over bare names.
     let (mut dir_headers, mut bare_names) = (0, 0);
     let mut diagnostics = 0;
+    // `git log`: commit headers and their `Author:`/`Date:` lines.
+    let (mut commits, mut commit_fields) = (0, 0);
     let mut v = String::new();
     for &k in &sample {
         view(lines.line(k), &mut v);
@@ -144,6 +146,9 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
             || is_commit(&v)
         {
             file_headers += 1;
+            commits += usize::from(is_commit(&v));
+        } else if v.starts_with("Author:") || v.starts_with("Date:") {
+            commit_fields += 1;
         } else if matches!(b[0], b'+' | b'-' | b' ') {
             diff_body += 1;
         }
@@ -179,6 +184,9 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     }
     let share = |n: usize| n as f64 / seen as f64;
     if hunks > 0 && file_headers > 0 && share(hunks + file_headers + diff_body) >= 0.6 {
+        Shape::Is(Kind::Diff)
+    } else if commits >= 2 && commit_fields >= commits && commits * 40 >= seen && share(log_like) < 0.05 {
+        // A commit log without patches (`git log`, `--stat`): outlined as a diff's commits.
         Shape::Is(Kind::Diff)
     } else if hits > 0 && share(hits + contexts) >= 0.6 && diagnostics * 10 < hits * 3 {
         Shape::Is(Kind::Search)
@@ -288,6 +296,28 @@ mod tests {
         }
         log.push_str("Tests: 1 failed, 59 passed, 60 total\n");
         assert_eq!(kind(&log), Kind::Log);
+    }
+
+    #[test]
+    fn a_commit_log_without_patches_is_outlined_as_commits() {
+        let log: String = (0..30)
+            .map(|i| {
+                format!(
+                    "commit {:040x}\nAuthor: A U Thor <a@example.com>\nDate:   Tue Dec 1 15:{i:02}:00 2026 +0000\n\n    Change {i}: make the thing better\n\n src/lib.rs   | 12 ++++++------\n src/main.rs  |  3 ++-\n 2 files changed, 8 insertions(+), 7 deletions(-)\n\n",
+                    i + 1
+                )
+            })
+            .collect();
+        assert_eq!(kind(&log), Kind::Diff);
+        let t = utf16(&log);
+        let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+        let (tiers, _) = super::super::outline::tiers(Kind::Diff, TextLines { text: &t, starts: &starts });
+        // The commit and its subject first, then each commit's diffstat summary.
+        assert_eq!(&tiers[0][..2], [0, 4]);
+        assert_eq!(tiers[1][0], 8);
+        // A CI log that prints one commit is still a log.
+        let ci = format!("commit {:040x}\nAuthor: CI <ci@example.com>\n{}", 7, "step ok\n".repeat(200));
+        assert_eq!(kind(&ci), Kind::Log);
     }
 
     #[test]

@@ -192,7 +192,8 @@ fn is_control(v: &str) -> bool {
 }
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
-/// `+++` where no `diff` line names the file), hunk headers, the other
+/// `+++` where no `diff` line names the file), hunk headers (and a
+/// diffstat's summary, in a `git log --stat`), the other
 /// file header lines, the first changed line of each hunk, the other
 /// changed lines, then context.
 fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
@@ -226,6 +227,9 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             hunks.push(k);
             awaiting_change = true;
             file_named = false;
+        } else if is_stat_summary(&v) {
+            // `git log --stat`: a commit's ` N files changed, …` line.
+            hunks.push(k);
         } else if v.starts_with('+') || v.starts_with('-') {
             if std::mem::take(&mut awaiting_change) {
                 first_changes.push(k);
@@ -237,6 +241,13 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
     }
     vec![files, hunks, other_headers, first_changes, changes, context]
+}
+
+/// Whether `v` is a diffstat's summary: ` 3 files changed, 10 insertions(+)`.
+fn is_stat_summary(v: &str) -> bool {
+    let t = v.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && (t[digits..].starts_with(" file changed") || t[digits..].starts_with(" files changed"))
 }
 
 /// The path of a search hit, `path:line:` at the start of a view (the path
@@ -396,15 +407,19 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     (vec![top, shallow, first_elements, sorted], steps)
 }
 
-/// Listings: the first directory's entries (the top of an `ls -R`), the
-/// directory headers shallowest first (down to one level below the
-/// shallowest, then two, then the rest with the totals), the first entry of
-/// every other directory, then entries directory by directory in turn.
+/// Listings: the first directory's entries (the top of an `ls -R`), then
+/// the directories shallowest first (down to one level below the
+/// shallowest, then two, then the rest with the totals): an `ls -R`'s
+/// headers, then the first entry of every other directory; a `find`'s
+/// directories (a path the next one extends), with the first entry of every
+/// directory after the first level; then entries directory by directory in turn.
 fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
-    // Headers and totals with their depth (path components; a total: none).
-    let mut headers: Vec<(u32, Option<usize>)> = Vec::new();
+    // Headers, `find` directories and totals with their depth (path components; a total: none).
+    let mut dirs: Vec<(u32, Option<usize>)> = Vec::new();
     let mut by_dir = Groups::default();
+    // The last `find` path, to tell whether the next one is inside it.
+    let (mut last_path, mut last_at) = (String::new(), None);
     let mut v = String::new();
     for k in 0..lines.len() {
         view(lines.line(k), &mut v);
@@ -414,11 +429,20 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
         let k = k as u32;
         if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
-            let depth = t.strip_suffix(':').map(header_depth);
-            headers.push((k, depth));
+            dirs.push((k, t.strip_suffix(':').map(path_depth)));
             groups.push(Vec::new());
         } else if t.contains('/') && !t.contains(' ') {
             // `find` output: one path a line, grouped by directory.
+            if let Some(at) = last_at
+                && t.len() > last_path.len()
+                && t.starts_with(last_path.as_str())
+                && t.as_bytes()[last_path.len()] == b'/'
+            {
+                dirs.push((at, Some(path_depth(&last_path))));
+            }
+            last_path.clear();
+            last_path.push_str(t);
+            last_at = Some(k);
             by_dir.add(t.rsplit_once('/').map_or("", |(d, _)| d).as_bytes(), k);
         } else if let Some(entries) = groups.last_mut() {
             entries.push(k);
@@ -426,23 +450,31 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             groups.push(vec![k]);
         }
     }
+    let found = !by_dir.lists.is_empty();
     let mut lists = groups;
     lists.extend(by_dir.lists);
     // The first directory listed (the top of an `ls -R`) is read first.
     let top = lists.first().cloned().unwrap_or_default();
     let others = lists.get(1..).unwrap_or_default();
     let firsts: Vec<u32> = others.iter().filter_map(|e| e.first().copied()).collect();
-    // Levels below the shallowest header: 0 and 1, then 2, then the rest.
-    let shallowest = headers.iter().filter_map(|&(_, d)| d).min().unwrap_or(0);
+    // Levels below the shallowest directory: 0 and 1, then 2, then the rest.
+    let shallowest = dirs.iter().filter_map(|&(_, d)| d).min().unwrap_or(0);
     let level = |d: Option<usize>| d.map_or(usize::MAX, |d| (d - shallowest).max(1));
     let at = |keep: &dyn Fn(usize) -> bool| -> Vec<u32> {
-        headers.iter().filter(|&&(_, d)| keep(level(d))).map(|&(k, _)| k).collect()
+        dirs.iter().filter(|&&(_, d)| keep(level(d))).map(|&(k, _)| k).collect()
     };
-    vec![top, at(&|l| l == 1), at(&|l| l == 2), at(&|l| l > 2), firsts, round_robin(others, 1)]
+    let (first, second, rest) = (at(&|l| l == 1), at(&|l| l == 2), at(&|l| l > 2));
+    let entries = round_robin(others, 1);
+    // A `find` path names itself; an `ls -R` entry means little without its header.
+    if found {
+        vec![top, firsts, first, second, rest, entries]
+    } else {
+        vec![top, first, second, rest, firsts, entries]
+    }
 }
 
-/// Path components of a directory header's path (`.` and empty ones not counted).
-fn header_depth(path: &str) -> usize {
+/// Path components of a path (`.` and empty ones not counted).
+fn path_depth(path: &str) -> usize {
     path.split('/').filter(|c| !c.is_empty() && *c != ".").count()
 }
 
@@ -455,6 +487,23 @@ mod tests {
         let t = utf16(text);
         let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
         tiers(kind, TextLines { text: &t, starts: &starts }).0
+    }
+
+    #[test]
+    fn listings_order_directories_shallowest_first() {
+        // find: a directory is a path the next one extends; files are not.
+        let find = ".\n./a\n./a/x.rs\n./a/deep\n./a/deep/y.rs\n./a/deep/deeper\n./a/deep/deeper/w.rs\n./b\n./b/z.rs\n./main.rs\n";
+        let t = tiers_of(Kind::Listing, find);
+        // After the top and the first entry of each directory: ./a, ./b
+        // and ./a/deep (down to one level below the shallowest), then
+        // ./a/deep/deeper; no file is a directory.
+        assert_eq!(t[2], vec![1, 3, 7], "{t:?}");
+        assert_eq!(t[3], vec![5], "{t:?}");
+        // ls -R: headers by depth, before the first entries.
+        let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
+        let t = tiers_of(Kind::Listing, ls);
+        assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
+        assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
     }
 
     #[test]
