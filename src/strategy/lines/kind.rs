@@ -185,7 +185,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     let share = |n: usize| n as f64 / seen as f64;
     if hunks > 0 && file_headers > 0 && share(hunks + file_headers + diff_body) >= 0.6 {
         Shape::Is(Kind::Diff)
-    } else if commits >= 2 && commit_fields >= commits && commits * 40 >= seen && share(log_like) < 0.05 {
+    } else if commits >= 2 && commit_fields >= commits && share(log_like) < 0.05 {
         // A commit log without patches (`git log`, `--stat`): outlined as a diff's commits.
         Shape::Is(Kind::Diff)
     } else if hits > 0 && share(hits + contexts) >= 0.6 && diagnostics * 10 < hits * 3 {
