@@ -189,8 +189,25 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
 })
 
 describe('outlines for output that is not a log', () => {
-  // The kind a case's name says it is; minified JSON is one line, which lines mode cuts as head/tail would.
-  const expected = (name) => (/cargo-metadata|pip-list-v/.test(name) ? 'log' : { code: 'code', diff: 'diff', json: 'json', list: 'listing', search: 'search' }[name.split('-')[0]])
+  // The kind a case's name says it is (minified JSON, one line, too).
+  const expected = (name) => ({ code: 'code', diff: 'diff', json: 'json', list: 'listing', search: 'search' })[name.split('-')[0]]
+
+  test('minified JSON: every top-level key with the start of its value, markers inline, each expanding back', () => {
+    const minified = [...corpus('runs3-tune'), ...corpus('kinds-tune')].filter((c) => c.name.startsWith('json-') && !c.text.trim().includes('\n'))
+    assert.ok(minified.length >= 2, 'the tune corpora hold minified JSON')
+    for (const c of minified) {
+      const keys = Object.keys(JSON.parse(c.text))
+      assert.ok(keys.length > 3, c.name)
+      for (const budget of [2048, 4096, 8192]) {
+        const plan = trp.planLines(c.text, { thresholdChars: budget, headChars: budget / 2, tailChars: budget / 2 - 39 })
+        assert.deepEqual(plan.kinds, ['json'], c.name)
+        assert.ok(cp(plan.content) <= budget, `${c.name} @${budget}`)
+        for (const key of keys) assert.ok(plan.content.includes(`${JSON.stringify(key)}:`), `${c.name} @${budget}: ${key} missing`)
+        assert.ok(/_chars_offloaded>>/.test(plan.content) && !/_lines_offloaded>>/.test(plan.content), c.name)
+        assert.equal(expand(plan.content, plan.recoverable), c.text, `${c.name} @${budget}: round trip`)
+      }
+    }
+  })
 
   test('each text is given its kind, shown in the plan', () => {
     for (const name of ['kinds-tune', 'kinds-holdout']) {

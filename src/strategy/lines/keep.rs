@@ -31,7 +31,8 @@ const MIN_CUT_KEEP: usize = 64;
 #[derive(Clone, Debug)]
 pub struct Kept {
     lines: LineSet,
-    cuts: BTreeMap<usize, (u32, u32)>,
+    /// The ranges cut out of each cut line, ascending and disjoint.
+    cuts: BTreeMap<usize, Vec<(u32, u32)>>,
 }
 
 impl Kept {
@@ -50,7 +51,7 @@ impl Kept {
                 }
                 Fate::Cut { from, to } => {
                     kept.lines.insert(k);
-                    kept.cuts.insert(k, (from, to));
+                    kept.cuts.insert(k, vec![(from, to)]);
                 }
                 Fate::Drop => {}
             }
@@ -63,10 +64,16 @@ impl Kept {
         if !self.lines.contains(k) {
             return Fate::Drop;
         }
-        match self.cuts.get(&k) {
+        match self.cuts.get(&k).and_then(|c| c.first()) {
             Some(&(from, to)) => Fate::Cut { from, to },
             None => Fate::Keep,
         }
+    }
+
+    /// The ranges cut out of kept line `k` (code units within the line,
+    /// ascending), empty when it is kept whole.
+    pub fn cuts(&self, k: usize) -> &[(u32, u32)] {
+        self.cuts.get(&k).map_or(&[], Vec::as_slice)
     }
 
     /// Whether line `k` is kept (whole or cut).
@@ -241,7 +248,32 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         let (from, to) = cut_points(slice, keep, self.head_share);
         let kept_cps = code_point_len(&slice[..from]) + code_point_len(&slice[to..]);
         let removed = line_cps - kept_cps;
-        self.commit(k, Some((from as u32, to as u32)), base as usize + kept_cps + cut_cost(removed), reason)
+        self.commit(k, Some(vec![(from as u32, to as u32)]), base as usize + kept_cps + cut_cost(removed), reason)
+    }
+
+    /// Adds line `k` (not kept) with the ranges `plan` chooses to cut out of
+    /// it, given the room the line may take; `plan` answers with the ranges
+    /// and an upper bound of what the line then renders to. Returns whether
+    /// it was added.
+    pub fn add_cut_by(
+        &mut self,
+        k: usize,
+        reason: Reason,
+        plan: impl FnOnce(&[u16], usize) -> Option<(Vec<(u32, u32)>, usize)>,
+    ) -> bool {
+        self.attempts += 1;
+        if k >= self.index.line_count() || self.is_kept(k) {
+            return false;
+        }
+        let t = self.index.text_of(k);
+        let run = self.run_around(t, k);
+        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
+        let base = self.cost - self.index.run_cost_in(t, run) + split;
+        let Some(room) = self.limit.checked_sub(base) else { return false };
+        match plan(self.index.line(k), room) {
+            Some((cuts, size)) if size <= room => self.commit(k, Some(cuts), base + size, reason),
+            _ => false,
+        }
     }
 
     /// What adding line `k` whole would add to the size, markers included
@@ -266,7 +298,7 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         self.limit.saturating_sub(self.cost) < MIN_CUT_KEEP
     }
 
-    fn commit(&mut self, k: usize, cut: Option<(u32, u32)>, cost: usize, reason: Reason) -> bool {
+    fn commit(&mut self, k: usize, cut: Option<Vec<(u32, u32)>>, cost: usize, reason: Reason) -> bool {
         debug_assert!(cost <= self.limit && self.limit <= self.budget);
         self.kept.lines.insert(k);
         if let Some(cut) = cut {

@@ -104,14 +104,13 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     let p = patterns();
     let text = lines.text;
     let count = lines.len();
-    // JSON: the text opens and closes a value, over more than a line.
+    // JSON: the text opens and closes a value (over one line: minified).
     let trimmed = |s: &[u16]| {
         let start = s.iter().position(|&u| !is_space(u));
         let end = s.iter().rposition(|&u| !is_space(u));
         start.zip(end).map(|(a, b)| (s[a], s[b]))
     };
-    if count > 2
-        && let Some((open, close)) = trimmed(text)
+    if let Some((open, close)) = trimmed(text)
         && matches!((open, close), (0x7B, 0x7D) | (0x5B, 0x5D))
     {
         return Shape::Is(Kind::Json);

@@ -21,6 +21,7 @@
 //! the threshold costs what head/tail costs: it is not read at all.
 
 pub mod index;
+mod json_spans;
 mod keep;
 pub mod kind;
 mod lineset;

@@ -4,6 +4,7 @@
 //! ratio.
 
 use super::index::LineIndex;
+use super::json_spans;
 use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
@@ -24,6 +25,18 @@ pub(crate) fn plan_outline(
     (head, tail): (u64, u64),
 ) -> usize {
     let n = index.line_count();
+    // Minified JSON, one long line: its outline is a choice of spans of it,
+    // given the text's share of the budget.
+    let total = index.cps_of(0..n).max(1);
+    for (bounds, &kind) in index.bounds.iter().zip(kinds) {
+        let lines = bounds.clone();
+        if kind == Kind::Json && lines.len() <= 2 {
+            let share = (keep.room() as u128 * index.cps_of(lines.clone()) as u128 / total as u128) as usize;
+            for k in lines.filter(|&k| index.cps(k) > cap) {
+                keep.add_cut_by(k, Reason::Outline, |line, room| json_spans::plan(line, room.min(share)));
+            }
+        }
+    }
     keep.add(0, cap, Reason::Start);
     for k in (0..n).rev().take(options.edge) {
         keep.add(k, cap, Reason::End);

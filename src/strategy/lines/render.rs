@@ -120,16 +120,24 @@ fn segments(index: &LineIndex<'_>, t: usize, kept: &Kept) -> Vec<Segment> {
         let line = lines.range(k - bounds.start);
         match kept.fate(k) {
             Fate::Keep => out.push(Segment::Text(line)),
-            Fate::Cut { from, to } => {
-                let removed = line.start + from as usize..line.start + to as usize;
-                let count = code_point_len(&text[removed.clone()]);
-                if count <= marker_len(count as u64, Unit::Chars) {
-                    out.push(Segment::Text(line));
-                } else {
-                    out.push(Segment::Text(line.start..removed.start));
-                    out.push(Segment::Marker { removed: removed.clone(), count, unit: Unit::Chars, newline: false });
-                    out.push(Segment::Text(removed.end..line.end));
+            Fate::Cut { .. } => {
+                // Each cut range is a marker, unless it is not longer than one.
+                let mut at = line.start;
+                for &(from, to) in kept.cuts(k) {
+                    let removed = line.start + from as usize..line.start + to as usize;
+                    let count = code_point_len(&text[removed.clone()]);
+                    if count > marker_len(count as u64, Unit::Chars) {
+                        out.push(Segment::Text(at..removed.start));
+                        out.push(Segment::Marker {
+                            removed: removed.clone(),
+                            count,
+                            unit: Unit::Chars,
+                            newline: false,
+                        });
+                        at = removed.end;
+                    }
                 }
+                out.push(Segment::Text(at..line.end));
             }
             Fate::Drop => {
                 let end = kept.next(k).filter(|&e| e < bounds.end).unwrap_or(bounds.end);

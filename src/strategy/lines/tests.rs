@@ -373,3 +373,88 @@ fn a_recursive_listing_keeps_its_top_directories_before_deeper_ones() {
         assert!(o.contains(&format!("./{top}:\n")), "./{top}: missing\n{o}");
     }
 }
+
+/// One line of JSON from `seed`: objects and arrays two or three deep,
+/// strings with escapes, quotes, brackets and lone surrogates, numbers.
+fn minified_json(seed: u64) -> Vec<u16> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    fn value(out: &mut Vec<u16>, depth: u32, next: &mut dyn FnMut(u64) -> u64) {
+        match if depth > 2 { next(3) } else { next(5) } {
+            0 => out.extend(utf16(&format!("{}", next(1_000_000) as i64 - 500)).iter()),
+            1 | 2 => {
+                out.push(u16::from(b'"'));
+                for _ in 0..next(60) {
+                    match next(8) {
+                        0 => out.extend(utf16("\\\"")),
+                        1 => out.push(0xD800 + next(0x400) as u16),
+                        2 => out.extend(utf16("},]")),
+                        3 => out.extend(utf16("é😀")),
+                        _ => out.push(u16::from(b'a') + next(26) as u16),
+                    }
+                }
+                out.push(u16::from(b'"'));
+            }
+            3 => {
+                out.push(u16::from(b'['));
+                for i in 0..next(12) {
+                    if i > 0 {
+                        out.push(u16::from(b','));
+                    }
+                    value(out, depth + 1, next);
+                }
+                out.push(u16::from(b']'));
+            }
+            _ => {
+                out.push(u16::from(b'{'));
+                for i in 0..next(16) {
+                    if i > 0 {
+                        out.push(u16::from(b','));
+                    }
+                    out.extend(utf16(&format!("\"key{i}\":")));
+                    value(out, depth + 1, next);
+                }
+                out.push(u16::from(b'}'));
+            }
+        }
+    }
+    let mut out = utf16("{");
+    for i in 0..40 + next(40) {
+        if i > 0 {
+            out.push(u16::from(b','));
+        }
+        out.extend(utf16(&format!("\"top{i}\":")));
+        value(&mut out, 1, &mut next);
+    }
+    out.push(u16::from(b'}'));
+    out
+}
+
+#[test]
+fn minified_json_keeps_every_guarantee_and_every_top_level_key_where_room_allows() {
+    for seed in 0..120 {
+        let t = minified_json(seed);
+        let blocks = [Block::Text(&t)];
+        assert_eq!(kinds(&blocks), vec![Kind::Json], "seed {seed}");
+        for keep in [300, 1500, 4000] {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            crate::guarantees::check_lines(&blocks, &b, &LineOptions::default())
+                .unwrap_or_else(|e| panic!("seed {seed}, keep {keep}: {e}"));
+        }
+        // With room for every key's span, every top-level key is there.
+        let keys = (0..).take_while(|i| String::from_utf16_lossy(&t).contains(&format!("\"top{i}\":"))).count();
+        let keep = (keys * (2 * 72 + 50)) as u64;
+        if (keep as usize) < t.len() {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            let o = out(&blocks, &prune(&blocks, &b, &LineOptions::default()).unwrap());
+            for i in 0..keys {
+                assert!(o.contains(&format!("\"top{i}\":")), "seed {seed}: top{i} missing at {keep}\n{o}");
+            }
+        }
+    }
+}
