@@ -90,6 +90,44 @@ pub fn plan(line: &[u16], room: usize) -> Option<(Vec<(u32, u32)>, usize)> {
             }
         }
     }
+    // Room left: the top-level spans grow, each in turn, their allowance
+    // doubled a round, so a value that is one long string shows as much
+    // of its start as fits.
+    let mut span = top_span;
+    while span < line.len() {
+        span = span.saturating_mul(2);
+        let mut grew = false;
+        for m in &top_order {
+            let end = span_end(line, *m, span);
+            let before = kept.clone();
+            kept.insert(m.start, end);
+            if kept.cost() > room {
+                kept = before;
+            } else {
+                grew |= kept.cost() != before.cost();
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    // Then what is left, to the first span that takes it.
+    for m in &top_order {
+        let mut extra = room.saturating_sub(kept.cost());
+        // A few tries: each takes off what the last one overshot.
+        for _ in 0..4 {
+            if extra == 0 {
+                break;
+            }
+            let before = kept.clone();
+            kept.insert(m.start, span_end(line, *m, span / 2 + extra));
+            if kept.cost() <= room {
+                break;
+            }
+            extra = extra.saturating_sub(kept.cost() - room);
+            kept = before;
+        }
+    }
     Some((kept.gaps(), kept.cost()))
 }
 

@@ -141,14 +141,22 @@ fn outlines_keep_every_guarantee_and_put_the_map_first() {
 
 #[test]
 fn one_huge_line_is_cut_by_head_and_tail_and_retrievable() {
-    let text = utf16(&format!("{{\"a\":\"{}\"}}", "x".repeat(50_000)));
+    let text = utf16(&format!("progress: {} done", "x".repeat(50_000)));
     let blocks = [Block::Text(&text)];
     let b = Budgets::new(8192, 4096, 1024).and_then(|b| b.with_keep(8192)).unwrap();
     let p = prune(&blocks, &b, &LineOptions::default()).unwrap();
     let o = out(&blocks, &p);
     assert!(p.chars_after <= 8192 && p.chars_after > 8000, "{}", p.chars_after);
-    assert!(o.starts_with("{\"a\":\"xxx") && o.ends_with("xx\"}") && o.contains("_chars_offloaded>>"));
+    assert!(o.starts_with("progress: xxx") && o.ends_with("xx done") && o.contains("_chars_offloaded>>"));
     assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), text);
+    // One line of JSON whose value is one long string: as much of its start as fits.
+    let json = utf16(&format!("{{\"a\":\"{}\"}}", "x".repeat(50_000)));
+    let blocks = [Block::Text(&json)];
+    let p = prune(&blocks, &b, &LineOptions::default()).unwrap();
+    let o = out(&blocks, &p);
+    assert!(p.chars_after <= 8192 && p.chars_after > 8000, "{}", p.chars_after);
+    assert!(o.starts_with("{\"a\":\"xxx") && o.ends_with("_chars_offloaded>>}"), "{o}");
+    assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), json);
 }
 
 #[test]
