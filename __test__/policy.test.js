@@ -231,4 +231,25 @@ describe('recentTokens through the real agent loop and compaction-basic', { skip
       assert.equal(ours.prunePassesBelowThreshold, 0, session.name)
     }
   })
+
+  test('the pressure is compaction-basic\'s own threshold ratio, read from its config', async () => {
+    const { replay } = await import('../benches/node/sessions/replay.js')
+    const { measure } = await import('../benches/node/sessions/metrics.js')
+    const { SHAPES } = await import('../benches/node/sessions/shapes.js')
+    const session = SHAPES[0](0x5eed)
+    const compaction = { thresholdRatio: 0.6 }
+    const options = { largeChars: 8192, contextWindow: 32000, recentTokens: 8000 }
+    const run = async (plugin, config) => {
+      const r = await replay(session, { name: session.name, plugin, config }, { contextWindow: 32000, compaction })
+      assert.equal(r.thresholdRatio, 0.6, 'compaction-basic took the ratio')
+      return measure(r, options)
+    }
+    const up = await run(Upstream, {})
+    const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+    // Room is judged at 60% of the window: a policy reading 80% would keep
+    // results whole that compaction-basic then summarises, or cut ones it had room for.
+    assert.equal(ours.fittingCutWithRoom, 0)
+    assert.ok(ours.summaryRequests <= up.summaryRequests, `${ours.summaryRequests} > ${up.summaryRequests}`)
+    assert.equal(ours.prunePassesBelowThreshold, 0)
+  })
 })

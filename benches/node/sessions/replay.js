@@ -81,12 +81,13 @@ const TOOL_SPECS = [
 export const promptText = (body) => JSON.stringify([body.tools ?? [], body.messages ?? []])
 
 /**
- * Replays `session` with `contender`'s pruner at `contextWindow`.
+ * Replays `session` with `contender`'s pruner at `contextWindow`, with
+ * dsh-compaction-basic loaded with `compaction` (its own config; default none).
  * @returns {Promise<{ rejected?: string, requests: object[], calls: object[], events: object[], turnEnds: object[], passes: object[], thresholdRatio: number }>}
  *   what the model received, the calls it made, the compaction events, how
  *   each turn ended, and each `pruneSession` pass with the meter around it.
  */
-export async function replay(session, contender, { contextWindow }) {
+export async function replay(session, contender, { contextWindow, compaction }) {
   // The script, one action per conversation request: each turn's calls, then its answer.
   const actions = session.turns.flatMap((turn, t) => [...turn.calls.map((call) => ({ kind: 'call', turn: t, call })), { kind: 'answer', turn: t, text: turn.answer }])
   let cursor = 0
@@ -149,7 +150,7 @@ export async function replay(session, contender, { contextWindow }) {
       passes.push({ atRequest: requests.length, before, after: ctx.tokenMeter.measure(s).totalTokens, contextWindow: s.requestContext()?.contextWindow, pruned: result?.pruned?.length ?? 0 })
       return result
     }
-    await ctx.plugin(BasicCompaction)
+    await ctx.plugin(BasicCompaction, compaction)
     await ctx.plugin({
       name: 'session-bench-tools',
       inject: ['tools'],
