@@ -65,7 +65,7 @@ pub const LIBRARY: &[&str] = &[
     "testing.",
     "testing/",
     "created by ",
-    "<anonymous>",
+    "(<anonymous>)",
     "native method",
 ];
 
@@ -147,7 +147,10 @@ pub(crate) fn patterns() -> &'static TracePatterns {
 
 /// Whether a frame's text names a library.
 pub fn library_text(text: &str) -> bool {
-    patterns().library.is_match(text)
+    // `<anonymous>` as the place (`at <anonymous>`, `new Promise (<anonymous>)`)
+    // is no file of the project; as a function's name with a file
+    // (`Object.<anonymous> (/app/test/a.js:3:5)`), it is the test itself.
+    patterns().library.is_match(text) || text.trim_end().ends_with("<anonymous>")
 }
 
 /// Searchers for the two headers that change how a failure is followed.

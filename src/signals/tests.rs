@@ -186,6 +186,22 @@ fn traces_after_a_failure_and_their_project_frames() {
 }
 
 #[test]
+fn a_trace_ends_where_its_yaml_block_or_its_test_ends() {
+    // node --test's TAP: the stack inside the YAML block ends at `...`;
+    // what follows (the next subtest, indented as deep) is not a frame.
+    let tap = "not ok 1 - parses\n  ---\n  error: 'boom'\n  stack: |-\n    TestContext.<anonymous> (/app/test/a.test.js:3:5)\n    Test.run (node:internal/test_runner/test:796:25)\n  ...\n    # Subtest: next\n    ok 2 - next\n      ---\n      duration_ms: 0.1\n";
+    let s = classify(tap);
+    let frames: Vec<bool> = s.iter().map(|x| x.frame != Frame::None).collect();
+    assert_eq!(frames, [false, false, false, true, true, true, false, false, false, false, false], "{s:?}");
+    assert_eq!(s[4].frame, Frame::Project);
+    // A detail line left of the trace's first frame is not the trace's.
+    let js =
+        "Error: boom\n      at f (/app/src/a.js:1:2)\n      at g (/app/src/b.js:3:4)\n    continuing output here\n";
+    let s = classify(js);
+    assert_eq!(s.iter().map(|x| x.frame != Frame::None).collect::<Vec<_>>(), [false, true, true, false]);
+}
+
+#[test]
 fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
     let tap = "ok 1 - parses\n# limits array indices\nnot ok 2 - should be deeply equivalent\n  ---\n    expected: 1\n    actual: 2\n  ...\nok 3 - next\n";
     let s = classify(tap);

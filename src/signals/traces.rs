@@ -233,12 +233,23 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         let mut current: Option<(usize, bool)> = None;
         // Whether the previous line opened a frame with a number (`N: fn`).
         let mut numbered_head = false;
+        // The indentation of the trace's first frame: a detail line left of it is not the trace's.
+        let mut floor = None;
         while j < n {
             self.read(j);
             let bytes = self.buf.as_bytes();
             // A blank line ends a trace; so does a failure line (a diagnostic
-            // that looks like a frame is a diagnostic).
-            if self.buf.trim().is_empty() || self.get(j).failure == Failure::Strong {
+            // that looks like a frame is a diagnostic), a pass verdict, a
+            // summary, the end of a YAML block (`...`, TAP) or the next
+            // test's header (`# Subtest`).
+            let t = self.buf.trim();
+            if t.is_empty()
+                || self.get(j).failure == Failure::Strong
+                || t == "..."
+                || t.starts_with("# Subtest")
+                || self.passes(j)
+                || self.get(j).summary()
+            {
                 break;
             }
             if patterns.trace_start.is_match(bytes) {
@@ -253,6 +264,9 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             let in_frame = current.is_some();
             let detail = in_frame && patterns.frame_detail.is_match(bytes) && !patterns.frame.is_match(bytes);
+            if detail && floor.is_some_and(|f| indent_of(&self.buf) < f) {
+                break;
+            }
             // A Rust frame's `at path` line is a detail, though it looks like
             // a frame (when its head is already marked as one).
             let rust_at =
@@ -266,6 +280,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
                 continue;
             }
             if patterns.frame.is_match(bytes) {
+                floor.get_or_insert(indent_of(&self.buf));
                 self.finish_frame(current.take(), j);
                 numbered_head =
                     self.buf.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
