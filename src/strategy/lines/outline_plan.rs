@@ -27,7 +27,7 @@ pub(crate) fn plan_outline(
     let n = index.line_count();
     // Minified JSON, one long line: its outline is a choice of spans of it,
     // given the text's share of the budget.
-    let total = index.cps_of(0..n).max(1);
+    let total = index.bounds.iter().map(|b| index.cps_of(b.clone())).sum::<usize>().max(1);
     for (bounds, &kind) in index.bounds.iter().zip(kinds) {
         let lines = bounds.clone();
         if kind == Kind::Json && lines.len() <= 2 {

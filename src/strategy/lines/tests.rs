@@ -449,10 +449,17 @@ fn minified_json_keeps_every_guarantee_and_every_top_level_key_where_room_allows
         let t = minified_json(seed);
         let blocks = [Block::Text(&t)];
         assert_eq!(kinds(&blocks), vec![Kind::Json], "seed {seed}");
+        // Alone, and after a short text (each given its share of the budget,
+        // counted text by text: the second's surrogate pairs outnumber the
+        // first's code units).
+        let short = utf16("{\"k\":1}");
+        let two = [Block::Text(&short), Block::Text(&t)];
         for keep in [300, 1500, 4000] {
             let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
-            crate::guarantees::check_lines(&blocks, &b, &LineOptions::default())
-                .unwrap_or_else(|e| panic!("seed {seed}, keep {keep}: {e}"));
+            for blocks in [&blocks[..], &two[..]] {
+                crate::guarantees::check_lines(blocks, &b, &LineOptions::default())
+                    .unwrap_or_else(|e| panic!("seed {seed}, keep {keep}: {e}"));
+            }
         }
         // With room for every key's span, every top-level key is there.
         let keys = (0..).take_while(|i| String::from_utf16_lossy(&t).contains(&format!("\"top{i}\":"))).count();
