@@ -37,15 +37,30 @@ pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     (tiers, steps + extra)
 }
 
-/// How many of a `kind`'s first tiers have their first lines kept before
-/// any tier's rest: a source file's first imports and a listing's top
-/// directories matter as much as the first declarations or entries; a
-/// search's second hits, a diff's hunks or a JSON's second level do not
-/// come before the rest of the files or keys.
-pub fn headed_tiers(kind: Kind) -> usize {
-    match kind {
-        Kind::Code | Kind::Listing => 2,
-        Kind::Log | Kind::Diff | Kind::Search | Kind::Json => 1,
+/// Lines of each outline tier kept in order before the rest is spread.
+pub const OUTLINE_HEAD: usize = 4;
+
+/// What of an outline tier is kept before any tier's rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lead {
+    /// Its first entries, in order.
+    First(usize),
+    /// Its first and its last entry.
+    Ends,
+}
+
+/// What leads tier `level` of a `kind`'s outline, if anything: every first
+/// tier's first four entries; then a source file's first imports and a
+/// listing's top directories (they matter as much as the first
+/// declarations or entries), and a diff's first and last hunk (the last
+/// change, as well as the first). A search's second hits and a JSON's
+/// second level do not come before the rest of the files or keys.
+pub fn lead(kind: Kind, level: usize) -> Option<Lead> {
+    match (level, kind) {
+        (0, _) => Some(Lead::First(OUTLINE_HEAD)),
+        (1, Kind::Code | Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
+        (1, Kind::Diff) => Some(Lead::Ends),
+        _ => None,
     }
 }
 

@@ -9,10 +9,8 @@ use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
+use super::outline::{Lead, OUTLINE_HEAD};
 use super::{LineOptions, Reason, outline};
-
-/// Lines of each outline tier kept in order before the rest is spread.
-const OUTLINE_HEAD: usize = 4;
 
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`.
 pub(crate) fn plan_outline(
@@ -52,16 +50,17 @@ pub(crate) fn plan_outline(
             tiers
         })
         .collect();
-    // The first few of the headed tiers in order (a file's first
-    // declarations and its first imports), so a large first tier does not
-    // starve the second; then each tier in turn, the rest spread over its text.
-    for level in 0..tiers.iter().map(Vec::len).max().unwrap_or(0) {
+    // What leads each of the first tiers, before any tier's rest (see
+    // [`outline::lead`]): so a large first tier does not starve the second.
+    for level in 0..2 {
         for (t, text) in tiers.iter().enumerate() {
-            if level >= outline::headed_tiers(kinds[t]) {
-                continue;
-            }
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
-            for &k in &tier[..tier.len().min(OUTLINE_HEAD)] {
+            let lead: Vec<u32> = match outline::lead(kinds[t], level) {
+                Some(Lead::First(n)) => tier[..tier.len().min(n)].to_vec(),
+                Some(Lead::Ends) => tier.first().into_iter().chain(tier.last()).copied().collect(),
+                None => Vec::new(),
+            };
+            for k in lead {
                 if keep.full() {
                     break;
                 }

@@ -473,3 +473,22 @@ fn minified_json_keeps_every_guarantee_and_every_top_level_key_where_room_allows
         }
     }
 }
+
+#[test]
+fn a_diff_whose_file_headers_fill_the_budget_still_shows_its_first_and_last_hunk() {
+    let long = "src/unix/linux_like/linux/gnu/b64/x86_64/very/deep/module/path";
+    let diff: String = (0..80)
+        .map(|i| {
+            format!(
+                "diff -ruN a/{long}/f{i}.rs b/{long}/f{i}.rs\n--- a/{long}/f{i}.rs\n+++ b/{long}/f{i}.rs\n@@ -{},7 +{},7 @@ fn f{i}() {{\n context\n-old {i}\n+new {i}\n context\n",
+                i * 10 + 1,
+                i * 10 + 2
+            )
+        })
+        .collect();
+    let text = utf16(&diff);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    assert!(o.contains("@@ -1,7 +2,7 @@") && o.contains("@@ -791,7 +792,7 @@"), "{o}");
+}
