@@ -126,6 +126,8 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     // `ls -R`: `dir:` headers over bare names.
     let (mut dir_headers, mut bare_names) = (0, 0);
     let mut diagnostics = 0;
+    // Markdown: `#` headings; TAP's `ok`/`not ok` lines make `#` lines its comments.
+    let (mut headings, mut sections, mut tap) = (0, 0, 0);
     // `git log`: commit headers and their `Author:`/`Date:` lines.
     let (mut commits, mut commit_fields) = (0, 0);
     let mut v = String::new();
@@ -166,6 +168,10 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         if p.log_evidence.is_match(b) {
             log_like += 1;
         }
+        let level = super::outline::heading_level(v.trim_end());
+        headings += usize::from(level.is_some());
+        sections += usize::from(level.is_some_and(|l| l >= 2));
+        tap += usize::from(v.starts_with("ok ") || v.starts_with("not ok ") || v.starts_with("TAP version"));
         let def = p.definition.is_match(b) || p.signature.is_match(b);
         definitions += usize::from(def);
         let t = v.trim_end();
@@ -193,6 +199,9 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         Shape::Is(Kind::Listing)
     } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 {
         Shape::CodeUnlessItReports
+    } else if headings >= 3 && sections > 0 && tap == 0 && share(log_like) < 0.05 {
+        // A Markdown document (a README, a changelog): outlined by its headings.
+        Shape::Is(Kind::Code)
     } else {
         Shape::Is(Kind::Log)
     }

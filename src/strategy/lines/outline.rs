@@ -115,9 +115,12 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     let mut values = vec![];
     // Comment and decorator lines right above the current one.
     let mut doc_run = 0;
+    // Markdown, read on the way: headings outside fenced code, by level.
+    let mut md = Markdown::default();
     let mut v = String::new();
     for k in 0..n {
         view(lines.line(k), &mut v);
+        md.read(k as u32, &v);
         set.clear();
         let input = Input::new(v.as_bytes()).anchored(Anchored::Yes);
         if dfa.try_which_overlapping_matches(cache, &input, &mut set).is_err() {
@@ -154,6 +157,10 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         let doc_like = comment || t.starts_with('@') || t.starts_with("#[");
         doc_run = if doc_like { (doc_run + 1).min(DOC_REACH) } else { 0 };
     }
+    // A document: its headings are its map, not what reads as code in it.
+    if md.headings() >= MIN_HEADINGS && md.headings() > top.len() {
+        return md.tiers();
+    }
     // The first imports say what the file builds on; the rest come late.
     // So do the first values (a header's guard, its first constants).
     let rest_of_imports = imports.split_off(imports.len().min(FIRST_ENTRIES));
@@ -161,6 +168,85 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     imports.append(&mut values);
     // Signature continuations follow their definition, so they come in order.
     vec![top, imports, nested, docs, rest_of_values, rest_of_imports, continued]
+}
+
+/// Headings a source text needs to be outlined as a Markdown document
+/// (when it has more of them than top-level declarations).
+const MIN_HEADINGS: usize = 3;
+
+/// A Markdown document's outline, read line by line: `#` headings outside
+/// fenced code (``` or ~~~), the first line of text under each, and
+/// top-level list items.
+#[derive(Default)]
+struct Markdown {
+    fenced: bool,
+    /// `#` and `##` headings; deeper ones.
+    major: Vec<u32>,
+    minor: Vec<u32>,
+    /// The first non-blank line after each heading.
+    leads: Vec<u32>,
+    items: Vec<u32>,
+    after_heading: bool,
+    /// Headings of level two or deeper.
+    sections: usize,
+}
+
+/// The level of a Markdown heading (`## Install`: 2): one to six `#`, one
+/// space, then text that is not a C preprocessor directive (`# define`).
+pub fn heading_level(t: &str) -> Option<usize> {
+    let hashes = t.bytes().take_while(|&b| b == b'#').count();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let text = t.get(hashes..)?.strip_prefix(' ')?;
+    let word = text.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    const DIRECTIVES: [&str; 12] =
+        ["define", "include", "if", "ifdef", "ifndef", "endif", "else", "elif", "pragma", "undef", "error", "line"];
+    (!text.starts_with(' ') && !text.is_empty() && !DIRECTIVES.contains(&word)).then_some(hashes)
+}
+
+impl Markdown {
+    fn read(&mut self, k: u32, v: &str) {
+        // Most lines of source start with none of what matters here.
+        let first = v.as_bytes().first().copied().unwrap_or(b' ');
+        if !self.after_heading && !matches!(first, b'#' | b'`' | b'~' | b'-' | b'*' | b'+') {
+            return;
+        }
+        let t = v.trim_end();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            self.fenced = !self.fenced;
+            return;
+        }
+        if self.fenced || t.is_empty() {
+            return;
+        }
+        if let Some(level) = heading_level(t) {
+            if level <= 2 {
+                self.major.push(k)
+            } else {
+                self.minor.push(k)
+            }
+            self.sections += usize::from(level >= 2);
+            self.after_heading = true;
+            return;
+        }
+        if std::mem::take(&mut self.after_heading) {
+            self.leads.push(k);
+        } else if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
+            self.items.push(k);
+        }
+    }
+
+    /// Headings, if the text reads as a document: one of them at least
+    /// `##` (a comment line reads as `# text` too), else none.
+    fn headings(&self) -> usize {
+        if self.sections == 0 { 0 } else { self.major.len() + self.minor.len() }
+    }
+
+    /// Major headings, minor ones, the line under each, then list items.
+    fn tiers(self) -> Vec<Vec<u32>> {
+        vec![self.major, self.minor, self.leads, self.items]
+    }
 }
 
 /// Imports, and values, kept right after the top-level declarations.

@@ -492,3 +492,31 @@ fn a_diff_whose_file_headers_fill_the_budget_still_shows_its_first_and_last_hunk
     let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
     assert!(o.contains("@@ -1,7 +2,7 @@") && o.contains("@@ -791,7 +792,7 @@"), "{o}");
 }
+
+#[test]
+fn a_markdown_document_is_outlined_by_its_headings() {
+    let mut md = String::from("# Changes\n\n");
+    for v in (1..=60).rev() {
+        md.push_str(&format!("## Version {v}.0\n\nReleased 2026-01-{:02}\n\n", v % 28 + 1));
+        for i in 0..6 {
+            md.push_str(&format!(
+                "- Fix the {i}th thing that failed with an error in release {v}. {{pr}}`{}`\n",
+                v * 10 + i
+            ));
+        }
+        md.push_str("\n```python\n# not a heading\nimport click\n```\n\n");
+    }
+    let text = utf16(&md);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    // Headings across the whole document, the first and the last among them.
+    let kept: Vec<&str> = o.lines().filter(|l| l.starts_with("## Version")).collect();
+    assert!(kept.len() >= 20 && kept.contains(&"## Version 60.0") && kept.contains(&"## Version 1.0"), "{o}");
+    assert!(!o.contains("# not a heading"), "{o}");
+    // C preprocessor lines and shell comments are not headings.
+    for line in ["#  define PNG_H", "# include <stdio.h>", "#define X 1", "#", "#no space"] {
+        assert_eq!(super::outline::heading_level(line), None, "{line}");
+    }
+    assert_eq!(super::outline::heading_level("### Fixed"), Some(3));
+}
