@@ -160,6 +160,11 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         self.kept.contains(k)
     }
 
+    /// The text of line `k`, its line ending included.
+    pub fn line(&self, k: usize) -> &'a [u16] {
+        self.index.line(k)
+    }
+
     /// The kept lines so far.
     pub fn kept(&self) -> &Kept {
         &self.kept

@@ -3,6 +3,8 @@
 //! text in turn, each spread over its text, then both ends in the head:tail
 //! ratio.
 
+use std::collections::HashSet;
+
 use super::index::LineIndex;
 use super::json_spans;
 use super::keep::KeepSet;
@@ -50,6 +52,9 @@ pub(crate) fn plan_outline(
             tiers
         })
         .collect();
+    // Outline lines kept so far, by text: an identical one (a file header
+    // in every commit of a `git log -p`) says nothing new.
+    let mut seen: HashSet<&[u16]> = HashSet::new();
     // What leads each of the first tiers, before any tier's rest (see
     // [`outline::lead`]): so a large first tier does not starve the second.
     for level in 0..2 {
@@ -64,7 +69,7 @@ pub(crate) fn plan_outline(
                 if keep.full() {
                     break;
                 }
-                keep.add(index.bounds[t].start + k as usize, cap, Reason::Outline);
+                add_once(keep, &mut seen, index.bounds[t].start + k as usize, cap);
             }
         }
     }
@@ -79,11 +84,20 @@ pub(crate) fn plan_outline(
                 if keep.full() {
                     break;
                 }
-                keep.add(start + k, cap, Reason::Outline);
+                add_once(keep, &mut seen, start + k, cap);
             }
         }
     }
     let (head_w, tail_w) = (head.max(1), tail.max(1));
     grow_ends(keep, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
     steps
+}
+
+/// Adds outline line `k` unless a line of the same text was added before.
+fn add_once<'a>(keep: &mut KeepSet<'_, 'a>, seen: &mut HashSet<&'a [u16]>, k: usize, cap: usize) {
+    let line = keep.line(k);
+    let text = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(line);
+    if !keep.is_kept(k) && seen.insert(text) {
+        keep.add(k, cap, Reason::Outline);
+    }
 }

@@ -520,3 +520,22 @@ fn a_markdown_document_is_outlined_by_its_headings() {
     }
     assert_eq!(super::outline::heading_level("### Fixed"), Some(3));
 }
+
+#[test]
+fn identical_outline_lines_are_kept_once() {
+    // git log -p: every commit touches the same file, with the same header lines.
+    let log: String = (0..40)
+        .map(|i| {
+            format!(
+                "commit {:040x}\nAuthor: A <a@example.com>\nDate:   Tue Dec 1 10:{i:02}:00 2026\n\n    Change number {i}\n\ndiff --git a/src/lib.rs b/src/lib.rs\nindex 1111111..2222222 100644\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{i},3 +{i},3 @@\n fn a() {{}}\n-fn b{i}() {{}}\n+fn c{i}() {{}}\n",
+                i + 1
+            )
+        })
+        .collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
+    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    assert_eq!(o.matches("diff --git a/src/lib.rs b/src/lib.rs\n").count(), 1, "{o}");
+    assert!(o.matches("    Change number ").count() >= 15, "{o}");
+}
