@@ -59,9 +59,7 @@ pub fn plan(line: &[u16], room: usize) -> Option<(Vec<(u32, u32)>, usize)> {
     if close != last {
         return None;
     }
-    kept.insert(0, first + 1);
-    kept.insert(last, line.len());
-    if kept.cost() > room {
+    if !(kept.try_insert(0, first + 1, room) && kept.try_insert(last, line.len(), room)) {
         return None;
     }
     // The top level: an object's keys, the first few in order, then
@@ -79,53 +77,55 @@ pub fn plan(line: &[u16], room: usize) -> Option<(Vec<(u32, u32)>, usize)> {
     let inner_order = round_robin(&inner);
     for (level, span) in [(&top_order, top_span), (&inner_order, INNER_SPAN)] {
         for m in level {
-            let end = span_end(line, *m, span);
-            let before = kept.clone();
-            kept.insert(m.start, end);
-            if kept.cost() > room {
-                kept = before;
-                // The rest of this level is no smaller: the next level's
-                // spans are, so they may still fit.
+            // The rest of this level is no smaller: the next level's spans
+            // are, so they may still fit.
+            if !kept.try_insert(m.start, span_end(line, *m, span), room) {
                 break;
             }
         }
     }
-    // Room left: the top-level spans grow, each in turn, their allowance
-    // doubled a round, so a value that is one long string shows as much
-    // of its start as fits.
+    // Room left: the top-level spans grow in rounds, their allowance
+    // doubled each (never past the room), so a value that is one long
+    // string shows as much of its start as fits; a round ends at the first
+    // span that does not fit.
     let mut span = top_span;
-    while span < line.len() {
+    while span < line.len().min(room) {
         span = span.saturating_mul(2);
-        let mut grew = false;
+        let before = kept.cost();
         for m in &top_order {
-            let end = span_end(line, *m, span);
-            let before = kept.clone();
-            kept.insert(m.start, end);
-            if kept.cost() > room {
-                kept = before;
-            } else {
-                grew |= kept.cost() != before.cost();
+            if !kept.try_insert(m.start, span_end(line, *m, span), room) {
+                break;
             }
         }
-        if !grew {
+        if kept.cost() == before {
             break;
         }
     }
-    // Then what is left, to the first span that takes it.
+    // Then what is left, to the first span that can take it.
     for m in &top_order {
         let mut extra = room.saturating_sub(kept.cost());
+        if extra == 0 {
+            break;
+        }
+        if kept.covers(m.start, m.end) {
+            continue;
+        }
         // A few tries: each takes off what the last one overshot.
+        let mut taken = false;
         for _ in 0..4 {
+            let end = span_end(line, *m, span / 2 + extra);
+            let cost = kept.cost_with(m.start, end);
+            if cost <= room {
+                taken = kept.try_insert(m.start, end, room);
+                break;
+            }
+            extra = extra.saturating_sub(cost - room);
             if extra == 0 {
                 break;
             }
-            let before = kept.clone();
-            kept.insert(m.start, span_end(line, *m, span / 2 + extra));
-            if kept.cost() <= room {
-                break;
-            }
-            extra = extra.saturating_sub(kept.cost() - room);
-            kept = before;
+        }
+        if taken {
+            break;
         }
     }
     Some((kept.gaps(), kept.cost()))
@@ -360,12 +360,19 @@ impl Spans {
         Spans { len, ranges: Vec::new(), cost: gap_cost(len) }
     }
 
-    /// Keeps `from..to` too, merging what it touches; the cost changes only
-    /// between the kept ranges on either side.
+    /// Keeps `from..to` too, merging what it touches.
+    #[cfg(test)]
     fn insert(&mut self, from: usize, to: usize) {
+        self.try_insert(from, to, usize::MAX);
+    }
+
+    /// The ranges `at..end` that `from..to` touches, the range they merge
+    /// into, and the cost with it kept; the cost changes only between the
+    /// kept ranges on either side. `None` when `from..to` is empty.
+    fn merge(&self, from: usize, to: usize) -> Option<(usize, usize, (usize, usize), usize)> {
         let (mut from, mut to) = (from.min(self.len), to.min(self.len));
         if from >= to {
-            return;
+            return None;
         }
         let at = self.ranges.partition_point(|&(_, e)| e < from);
         let mut end = at;
@@ -387,8 +394,29 @@ impl Spans {
             to = to.max(self.ranges[end - 1].1);
         }
         let new = gap_cost(from - left) + (to - from) + gap_cost(right - to);
-        self.cost = self.cost - old + new;
-        self.ranges.splice(at..end, [(from, to)]);
+        Some((at, end, (from, to), self.cost - old + new))
+    }
+
+    /// The cost with `from..to` kept too.
+    fn cost_with(&self, from: usize, to: usize) -> usize {
+        self.merge(from, to).map_or(self.cost, |(.., cost)| cost)
+    }
+
+    /// Keeps `from..to` too if the cost stays within `room`; whether it does.
+    fn try_insert(&mut self, from: usize, to: usize, room: usize) -> bool {
+        let Some((at, end, range, cost)) = self.merge(from, to) else { return self.cost <= room };
+        if cost > room {
+            return false;
+        }
+        self.ranges.splice(at..end, [range]);
+        self.cost = cost;
+        true
+    }
+
+    /// Whether `from..to` is kept whole already.
+    fn covers(&self, from: usize, to: usize) -> bool {
+        let at = self.ranges.partition_point(|&(_, e)| e < to);
+        self.ranges.get(at).is_some_and(|&(s, e)| s <= from && to <= e)
     }
 
     /// The dropped ranges between the kept ones.
