@@ -6,7 +6,8 @@
 //! - a tool result is `{ type: 'tool/result', data: { message } }` whose
 //!   blocks are `message.content[0].content` and whose call is
 //!   `message.source.callId`; a tool call is `{ type: 'tool/call', data:
-//!   { callId, name } }`;
+//!   { callId, name } }`; the model's reply is an `assistant/message` on
+//!   the surface (the results before one have been read);
 //! - pruning appends `compaction/prune` with [`PruneEventData`], then
 //!   `tool/result` with `{ ...data, message }` and [`ReplacementOptions`];
 //! - a log file (dsh-session-persistence-jsonl) opens with a
