@@ -214,16 +214,23 @@ describe('the command names the kind, on a real Session', () => {
 // loop and compaction-basic: what the policy promises, against upstream.
 const node22 = Number(process.versions.node.split('.')[0]) >= 22
 describe('recentTokens through the real agent loop and compaction-basic', { skip: !node22 && "dsh-agent-loop needs Node 22; the Node 22 run covers it" }, () => {
-  test('no result within the window is cut unread where it had room; no more summaries than upstream', async () => {
+  /** Upstream's and the policy's measures of one replay of `session` (compaction-basic loaded with `compaction`). */
+  async function replayBoth(session, compaction) {
     const { replay } = await import('../benches/node/sessions/replay.js')
     const { measure } = await import('../benches/node/sessions/metrics.js')
-    const { SHAPES } = await import('../benches/node/sessions/shapes.js')
-    const options = { largeChars: 8192, contextWindow: 32000, recentTokens: 8000 }
-    for (const make of SHAPES) {
+    const run = async (plugin, config) => {
+      const r = await replay(session, { name: session.name, plugin, config }, { contextWindow: 32000, compaction })
+      assert.equal(r.thresholdRatio, compaction?.thresholdRatio ?? 0.8, 'compaction-basic\'s ratio')
+      return measure(r, { largeChars: 8192, contextWindow: 32000, recentTokens: 8000 })
+    }
+    return { up: await run(Upstream, {}), ours: await run(Ours, { strategy: 'lines', recentTokens: 8000 }) }
+  }
+  const shapes = async () => (await import('../benches/node/sessions/shapes.js')).SHAPES
+
+  test('no result within the window is cut unread where it had room; no more summaries than upstream', async () => {
+    for (const make of await shapes()) {
       const session = make(0x5eed)
-      const run = async (plugin, config) => measure(await replay(session, { name: session.name, plugin, config }, { contextWindow: 32000 }), options)
-      const up = await run(Upstream, {})
-      const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+      const { up, ours } = await replayBoth(session)
       assert.ok(up.fittingCutWithRoom > 0, `${session.name}: upstream cuts a result it had room for (the measure can fail)`)
       assert.equal(ours.fittingCutWithRoom, 0, session.name)
       assert.ok(ours.fittingReadWhole > up.fittingReadWhole, session.name)
@@ -233,19 +240,7 @@ describe('recentTokens through the real agent loop and compaction-basic', { skip
   })
 
   test('the pressure is compaction-basic\'s own threshold ratio, read from its config', async () => {
-    const { replay } = await import('../benches/node/sessions/replay.js')
-    const { measure } = await import('../benches/node/sessions/metrics.js')
-    const { SHAPES } = await import('../benches/node/sessions/shapes.js')
-    const session = SHAPES[0](0x5eed)
-    const compaction = { thresholdRatio: 0.6 }
-    const options = { largeChars: 8192, contextWindow: 32000, recentTokens: 8000 }
-    const run = async (plugin, config) => {
-      const r = await replay(session, { name: session.name, plugin, config }, { contextWindow: 32000, compaction })
-      assert.equal(r.thresholdRatio, 0.6, 'compaction-basic took the ratio')
-      return measure(r, options)
-    }
-    const up = await run(Upstream, {})
-    const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+    const { up, ours } = await replayBoth((await shapes())[0](0x5eed), { thresholdRatio: 0.6 })
     // Room is judged at 60% of the window: a policy reading 80% would keep
     // results whole that compaction-basic then summarises, or cut ones it had room for.
     assert.equal(ours.fittingCutWithRoom, 0)

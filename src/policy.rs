@@ -181,8 +181,6 @@ pub fn select(
 /// A result the pass may prune, planned before anything is appended.
 struct Planned<C> {
     seq: Seq,
-    /// A reply of the model's follows it on the surface.
-    read: bool,
     content: C,
     pruned: Pruned,
     chars_before: u64,
@@ -211,6 +209,8 @@ pub fn prune_session_with_policy<L: CallLog>(
         }
     }
     let mut planned = Vec::new();
+    // The planned ones the model has read (they come first).
+    let mut read_planned = 0;
     for (i, seq) in candidates.into_iter().enumerate() {
         // A result the log cannot give as text is left, as in `prune_session`.
         let Some(content) = log.content(seq)? else { continue };
@@ -232,12 +232,11 @@ pub fn prune_session_with_policy<L: CallLog>(
         let chars_before = measure(&blocks);
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
-        planned.push(Planned { seq, read: i < unread_from, content, pruned, chars_before, tokens, kinds });
+        read_planned += usize::from(i < unread_from);
+        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
-    // The read ones come first: every reply follows the results before it.
-    let unread_from = planned.iter().take_while(|p| p.read).count();
-    let chosen = select(&prices, unread_from, policy.recent_tokens, pressure);
+    let chosen = select(&prices, read_planned, policy.recent_tokens, pressure);
     let mut report = PolicyReport::default();
     for (p, chosen) in planned.into_iter().zip(chosen) {
         if !chosen {

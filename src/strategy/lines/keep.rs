@@ -188,6 +188,14 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         start..end
     }
 
+    /// What the dropped run around line `k` of text `t` (not kept) costs
+    /// now, and what the two runs it leaves on either side cost once `k` is kept.
+    fn run_costs(&self, t: usize, k: usize) -> (usize, usize) {
+        let run = self.run_around(t, k);
+        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
+        (self.index.run_cost_in(t, run), split)
+    }
+
     /// Adds line `k` for `reason` if it fits, whole when it is at most `cap`
     /// code points and fits, else cut to what fits. Returns whether it was added.
     pub fn add(&mut self, k: usize, cap: usize, reason: Reason) -> bool {
@@ -226,9 +234,7 @@ impl<'i, 'a> KeepSet<'i, 'a> {
                 return false;
             }
         }
-        let run = self.run_around(t, k);
-        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
-        let old = self.index.run_cost_in(t, run);
+        let (old, split) = self.run_costs(t, k);
         // Cost of everything but line k after adding it (may be negative).
         let base = self.cost as isize - old as isize + split as isize;
         let room = self.limit as isize - base;
@@ -270,10 +276,8 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         if k >= self.index.line_count() || self.is_kept(k) {
             return false;
         }
-        let t = self.index.text_of(k);
-        let run = self.run_around(t, k);
-        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
-        let base = self.cost - self.index.run_cost_in(t, run) + split;
+        let (old, split) = self.run_costs(self.index.text_of(k), k);
+        let base = self.cost - old + split;
         let Some(room) = self.limit.checked_sub(base) else { return false };
         match plan(self.index.line(k), room) {
             Some((cuts, size)) if size <= room => self.commit(k, Some(cuts), base + size, reason),
@@ -287,10 +291,8 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         if k >= self.index.line_count() || self.is_kept(k) {
             return None;
         }
-        let t = self.index.text_of(k);
-        let run = self.run_around(t, k);
-        let split = self.index.run_cost_in(t, run.start..k) + self.index.run_cost_in(t, k + 1..run.end);
-        Some((split + self.index.cps(k)).saturating_sub(self.index.run_cost_in(t, run)))
+        let (old, split) = self.run_costs(self.index.text_of(k), k);
+        Some((split + self.index.cps(k)).saturating_sub(old))
     }
 
     /// Code points that may still be added under the current limit.

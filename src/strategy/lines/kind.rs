@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::markdown;
 use crate::signals::rules::ascii_regex;
 use crate::signals::{Failure, Signals, view};
 use crate::text::{TextLines, is_space};
@@ -138,17 +139,18 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         }
         seen += 1;
         let b = v.as_bytes();
+        let commit = is_commit(&v);
         if v.starts_with("@@ -") {
             hunks += 1;
         } else if v.starts_with("diff ")
             || v.starts_with("+++ ")
             || v.starts_with("--- ")
             || v.starts_with("index ")
-            || is_commit(&v)
+            || commit
         {
             file_headers += 1;
-            commits += usize::from(is_commit(&v));
-        } else if v.starts_with("Author:") || v.starts_with("Date:") {
+            commits += usize::from(commit);
+        } else if is_commit_field(&v) {
             commit_fields += 1;
         } else if matches!(b[0], b'+' | b'-' | b' ') {
             diff_body += 1;
@@ -168,7 +170,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         if p.log_evidence.is_match(b) {
             log_like += 1;
         }
-        let level = super::outline::heading_level(v.trim_end());
+        let level = super::markdown::heading_level(v.trim_end());
         headings += usize::from(level.is_some());
         sections += usize::from(level.is_some_and(|l| l >= 2));
         tap += usize::from(v.starts_with("ok ") || v.starts_with("not ok ") || v.starts_with("TAP version"));
@@ -199,7 +201,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         Shape::Is(Kind::Listing)
     } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 {
         Shape::CodeUnlessItReports
-    } else if headings >= 3 && sections > 0 && tap == 0 && share(log_like) < 0.05 {
+    } else if markdown::is_document(headings, sections) && tap == 0 && share(log_like) < 0.05 {
         // A Markdown document (a README, a changelog): outlined by its headings.
         Shape::Is(Kind::Code)
     } else {
@@ -256,6 +258,11 @@ fn is_code_statement(v: &str, p: &ShapePatterns) -> bool {
         || STARTS.iter().any(|k| t.starts_with(k))
         || (t.contains("new ") && t.contains("Error("))
         || t.ends_with([';', '{', '(', ',', '['])
+}
+
+/// Whether a view is a commit's `Author:`, `Date:` or `Merge:` line.
+pub fn is_commit_field(v: &str) -> bool {
+    v.starts_with("Author:") || v.starts_with("Date:") || v.starts_with("Merge:")
 }
 
 /// Whether a view is a `commit <40 hex digits>` line.

@@ -26,9 +26,12 @@ mod keep;
 pub mod kind;
 mod lineset;
 mod log_plan;
+mod markdown;
 pub mod order;
 pub mod outline;
 mod outline_plan;
+#[cfg(test)]
+mod outline_tests;
 mod plan;
 mod rank;
 pub mod render;

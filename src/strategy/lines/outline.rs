@@ -16,7 +16,8 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
-use super::kind::{Kind, is_commit, patterns};
+use super::kind::{Kind, is_commit, is_commit_field, patterns};
+use super::markdown::Markdown;
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -35,33 +36,6 @@ pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
         Kind::Listing => (listing(lines), 0),
     };
     (tiers, steps + extra)
-}
-
-/// Lines of each outline tier kept in order before the rest is spread.
-pub const OUTLINE_HEAD: usize = 4;
-
-/// What of an outline tier is kept before any tier's rest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lead {
-    /// Its first entries, in order.
-    First(usize),
-    /// Its first and its last entry.
-    Ends,
-}
-
-/// What leads tier `level` of a `kind`'s outline, if anything: every first
-/// tier's first four entries; then a source file's first imports and a
-/// listing's top directories (they matter as much as the first
-/// declarations or entries), and a diff's first and last hunk (the last
-/// change, as well as the first). A search's second hits and a JSON's
-/// second level do not come before the rest of the files or keys.
-pub fn lead(kind: Kind, level: usize) -> Option<Lead> {
-    match (level, kind) {
-        (0, _) => Some(Lead::First(OUTLINE_HEAD)),
-        (1, Kind::Code | Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
-        (1, Kind::Diff) => Some(Lead::Ends),
-        _ => None,
-    }
 }
 
 fn indent(v: &str) -> usize {
@@ -158,7 +132,7 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         doc_run = if doc_like { (doc_run + 1).min(DOC_REACH) } else { 0 };
     }
     // A document: its headings are its map, not what reads as code in it.
-    if md.headings() >= MIN_HEADINGS && md.headings() > top.len() {
+    if md.is_document(top.len()) {
         return md.tiers();
     }
     // The first imports say what the file builds on; the rest come late.
@@ -168,85 +142,6 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     imports.append(&mut values);
     // Signature continuations follow their definition, so they come in order.
     vec![top, imports, nested, docs, rest_of_values, rest_of_imports, continued]
-}
-
-/// Headings a source text needs to be outlined as a Markdown document
-/// (when it has more of them than top-level declarations).
-const MIN_HEADINGS: usize = 3;
-
-/// A Markdown document's outline, read line by line: `#` headings outside
-/// fenced code (``` or ~~~), the first line of text under each, and
-/// top-level list items.
-#[derive(Default)]
-struct Markdown {
-    fenced: bool,
-    /// `#` and `##` headings; deeper ones.
-    major: Vec<u32>,
-    minor: Vec<u32>,
-    /// The first non-blank line after each heading.
-    leads: Vec<u32>,
-    items: Vec<u32>,
-    after_heading: bool,
-    /// Headings of level two or deeper.
-    sections: usize,
-}
-
-/// The level of a Markdown heading (`## Install`: 2): one to six `#`, one
-/// space, then text that is not a C preprocessor directive (`# define`).
-pub fn heading_level(t: &str) -> Option<usize> {
-    let hashes = t.bytes().take_while(|&b| b == b'#').count();
-    if !(1..=6).contains(&hashes) {
-        return None;
-    }
-    let text = t.get(hashes..)?.strip_prefix(' ')?;
-    let word = text.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-    const DIRECTIVES: [&str; 12] =
-        ["define", "include", "if", "ifdef", "ifndef", "endif", "else", "elif", "pragma", "undef", "error", "line"];
-    (!text.starts_with(' ') && !text.is_empty() && !DIRECTIVES.contains(&word)).then_some(hashes)
-}
-
-impl Markdown {
-    fn read(&mut self, k: u32, v: &str) {
-        // Most lines of source start with none of what matters here.
-        let first = v.as_bytes().first().copied().unwrap_or(b' ');
-        if !self.after_heading && !matches!(first, b'#' | b'`' | b'~' | b'-' | b'*' | b'+') {
-            return;
-        }
-        let t = v.trim_end();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            self.fenced = !self.fenced;
-            return;
-        }
-        if self.fenced || t.is_empty() {
-            return;
-        }
-        if let Some(level) = heading_level(t) {
-            if level <= 2 {
-                self.major.push(k)
-            } else {
-                self.minor.push(k)
-            }
-            self.sections += usize::from(level >= 2);
-            self.after_heading = true;
-            return;
-        }
-        if std::mem::take(&mut self.after_heading) {
-            self.leads.push(k);
-        } else if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
-            self.items.push(k);
-        }
-    }
-
-    /// Headings, if the text reads as a document: one of them at least
-    /// `##` (a comment line reads as `# text` too), else none.
-    fn headings(&self) -> usize {
-        if self.sections == 0 { 0 } else { self.major.len() + self.minor.len() }
-    }
-
-    /// Major headings, minor ones, the line under each, then list items.
-    fn tiers(self) -> Vec<Vec<u32>> {
-        vec![self.major, self.minor, self.leads, self.items]
-    }
 }
 
 /// Imports, and values, kept right after the top-level declarations.
@@ -310,7 +205,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         if is_commit(&v) {
             files.push(k);
             in_message = true;
-        } else if in_message && (v.starts_with("Author:") || v.starts_with("Date:") || v.starts_with("Merge:")) {
+        } else if in_message && is_commit_field(&v) {
             other_headers.push(k);
         } else if in_message && v.starts_with("    ") && !v.trim().is_empty() {
             // The commit message's first line.
@@ -401,7 +296,7 @@ impl Groups {
 
 /// The lines of `lists` from position `from` on, group by group in turn:
 /// every group's `from`-th line, then every group's next, and so on.
-fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
+pub(super) fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
     let rounds = lists.iter().map(Vec::len).max().unwrap_or(0);
     // Groups still holding a line at each round, found by walking the
     // groups longest first: each group is visited once per line it holds.
@@ -580,87 +475,4 @@ fn path_depth(path: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::utf16;
-
-    fn tiers_of(kind: Kind, text: &str) -> Vec<Vec<u32>> {
-        let t = utf16(text);
-        let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
-        tiers(kind, TextLines { text: &t, starts: &starts }).0
-    }
-
-    #[test]
-    fn listings_order_directories_shallowest_first() {
-        // find: a directory is a path the next one extends; files are not.
-        let find = ".\n./a\n./a/x.rs\n./a/deep\n./a/deep/y.rs\n./a/deep/deeper\n./a/deep/deeper/w.rs\n./b\n./b/z.rs\n./main.rs\n";
-        let t = tiers_of(Kind::Listing, find);
-        // After the top and the first entry of each directory: ./a, ./b
-        // and ./a/deep (down to one level below the shallowest), then
-        // ./a/deep/deeper; no file is a directory.
-        assert_eq!(t[2], vec![1, 3, 7], "{t:?}");
-        assert_eq!(t[3], vec![5], "{t:?}");
-        // ls -R: headers by depth, before the first entries.
-        let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
-        let t = tiers_of(Kind::Listing, ls);
-        assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
-        assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
-    }
-
-    #[test]
-    fn tiers_put_the_map_first() {
-        let code = tiers_of(
-            Kind::Code,
-            "import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\nclass K:\n    def m(self):\n        pass\n",
-        );
-        assert_eq!(code[0], vec![3, 6]); // def add, class K
-        assert_eq!(code[1], vec![0]); // import os, among the first imports
-        assert_eq!(code[2], vec![7]); // def m
-        assert_eq!(code[3], vec![2]); // the comment above def add
-        // Values after declarations; a value bound in a body is no entry.
-        let c = tiers_of(
-            Kind::Code,
-            "#define LIMIT 4\nstatic int counts[4] = {0};\nstatic int count(void);\nconst fn f() {}\nfn g() {\n    let x = 1;\n}\nexport const h = (a) => a;\n",
-        );
-        assert_eq!(c[0], vec![2, 3, 4, 7]); // count, f, g, h
-        assert_eq!(c[1], vec![0]); // LIMIT, among the first values
-        assert!(c.iter().all(|t| !t.contains(&5)), "let x in a body: {c:?}");
-        let hits = tiers_of(Kind::Search, "a.py:1:x\na.py:2:y\nb.py:5:z\nc.py:7:w\n");
-        assert_eq!(hits[0], vec![0, 2, 3]);
-        assert_eq!(hits[1], vec![1]);
-        let json = tiers_of(
-            Kind::Json,
-            "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"list\": [\n    {\n      \"x\": 1\n    },\n    {\n      \"x\": 2\n    }\n  ]\n}\n",
-        );
-        // Top-level keys first, then the second level.
-        assert_eq!(json[0], vec![0, 1, 4, 12], "{json:?}");
-        assert!(json[1].contains(&2), "{json:?}");
-        // The second array element comes last.
-        assert!(json[3].contains(&9), "{json:?}");
-    }
-
-    #[test]
-    fn round_robin_takes_each_group_in_turn() {
-        let lists = vec![vec![1, 2, 3], vec![10], vec![20, 21]];
-        assert_eq!(round_robin(&lists, 0), [1, 10, 20, 2, 21, 3]);
-        assert_eq!(round_robin(&lists, 1), [2, 21, 3]);
-    }
-
-    #[test]
-    fn hit_paths_are_what_the_pattern_takes() {
-        let p = patterns();
-        for v in [
-            "src/a.rs:12:fn x()",
-            "a:1:",
-            "a b:1:",
-            ":1:",
-            "a:x:",
-            "a:1",
-            &format!("{}:1:", "p".repeat(400)),
-            &format!("{}:1:", "p".repeat(401)),
-        ] {
-            let want = p.search_hit.find(v.as_bytes()).map(|m| &v.as_bytes()[..v[..m.end() - 1].rfind(':').unwrap()]);
-            assert_eq!(hit_path(v.as_bytes()), want, "{v}");
-        }
-    }
-}
+mod tests;

@@ -1,7 +1,8 @@
 //! The plan of texts that all have an outline (see [`outline`](super::outline)):
-//! the first and last lines, the caller's spans, then each tier of every
-//! text in turn, each spread over its text, then both ends in the head:tail
-//! ratio.
+//! the first and last lines, the caller's spans, one-line JSON by its spans
+//! ([`json_spans`]), what leads the first two tiers ([`lead`]), then each
+//! tier of every text in turn, each spread over its text, an identical line
+//! once, then both ends in the head:tail ratio.
 
 use std::collections::HashSet;
 
@@ -11,8 +12,34 @@ use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
-use super::outline::{Lead, OUTLINE_HEAD};
 use super::{LineOptions, Reason, outline};
+
+/// Lines of each outline tier kept in order before the rest is spread.
+const OUTLINE_HEAD: usize = 4;
+
+/// What of an outline tier is kept before any tier's rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lead {
+    /// Its first entries, in order.
+    First(usize),
+    /// Its first and its last entry.
+    Ends,
+}
+
+/// What leads tier `level` of a `kind`'s outline, if anything: every first
+/// tier's first four entries; then a source file's first imports and a
+/// listing's top directories (they matter as much as the first
+/// declarations or entries), and a diff's first and last hunk (the last
+/// change, as well as the first). A search's second hits and a JSON's
+/// second level do not come before the rest of the files or keys.
+fn lead(kind: Kind, level: usize) -> Option<Lead> {
+    match (level, kind) {
+        (0, _) => Some(Lead::First(OUTLINE_HEAD)),
+        (1, Kind::Code | Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
+        (1, Kind::Diff) => Some(Lead::Ends),
+        _ => None,
+    }
+}
 
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`.
 pub(crate) fn plan_outline(
@@ -60,7 +87,7 @@ pub(crate) fn plan_outline(
     for level in 0..2 {
         for (t, text) in tiers.iter().enumerate() {
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
-            let lead: Vec<u32> = match outline::lead(kinds[t], level) {
+            let lead: Vec<u32> = match lead(kinds[t], level) {
                 Some(Lead::First(n)) => tier[..tier.len().min(n)].to_vec(),
                 Some(Lead::Ends) => tier.first().into_iter().chain(tier.last()).copied().collect(),
                 None => Vec::new(),

@@ -1,0 +1,83 @@
+use super::*;
+use crate::text::utf16;
+
+fn tiers_of(kind: Kind, text: &str) -> Vec<Vec<u32>> {
+    let t = utf16(text);
+    let starts: Vec<u32> = crate::text::split_lines(&t).iter().map(|r| r.start as u32).collect();
+    tiers(kind, TextLines { text: &t, starts: &starts }).0
+}
+
+#[test]
+fn listings_order_directories_shallowest_first() {
+    // find: a directory is a path the next one extends; files are not.
+    let find =
+        ".\n./a\n./a/x.rs\n./a/deep\n./a/deep/y.rs\n./a/deep/deeper\n./a/deep/deeper/w.rs\n./b\n./b/z.rs\n./main.rs\n";
+    let t = tiers_of(Kind::Listing, find);
+    // After the top and the first entry of each directory: ./a, ./b
+    // and ./a/deep (down to one level below the shallowest), then
+    // ./a/deep/deeper; no file is a directory.
+    assert_eq!(t[2], vec![1, 3, 7], "{t:?}");
+    assert_eq!(t[3], vec![5], "{t:?}");
+    // ls -R: headers by depth, before the first entries.
+    let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
+    let t = tiers_of(Kind::Listing, ls);
+    assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
+    assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
+}
+
+#[test]
+fn tiers_put_the_map_first() {
+    let code = tiers_of(
+        Kind::Code,
+        "import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\nclass K:\n    def m(self):\n        pass\n",
+    );
+    assert_eq!(code[0], vec![3, 6]); // def add, class K
+    assert_eq!(code[1], vec![0]); // import os, among the first imports
+    assert_eq!(code[2], vec![7]); // def m
+    assert_eq!(code[3], vec![2]); // the comment above def add
+    // Values after declarations; a value bound in a body is no entry.
+    let c = tiers_of(
+        Kind::Code,
+        "#define LIMIT 4\nstatic int counts[4] = {0};\nstatic int count(void);\nconst fn f() {}\nfn g() {\n    let x = 1;\n}\nexport const h = (a) => a;\n",
+    );
+    assert_eq!(c[0], vec![2, 3, 4, 7]); // count, f, g, h
+    assert_eq!(c[1], vec![0]); // LIMIT, among the first values
+    assert!(c.iter().all(|t| !t.contains(&5)), "let x in a body: {c:?}");
+    let hits = tiers_of(Kind::Search, "a.py:1:x\na.py:2:y\nb.py:5:z\nc.py:7:w\n");
+    assert_eq!(hits[0], vec![0, 2, 3]);
+    assert_eq!(hits[1], vec![1]);
+    let json = tiers_of(
+        Kind::Json,
+        "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"list\": [\n    {\n      \"x\": 1\n    },\n    {\n      \"x\": 2\n    }\n  ]\n}\n",
+    );
+    // Top-level keys first, then the second level.
+    assert_eq!(json[0], vec![0, 1, 4, 12], "{json:?}");
+    assert!(json[1].contains(&2), "{json:?}");
+    // The second array element comes last.
+    assert!(json[3].contains(&9), "{json:?}");
+}
+
+#[test]
+fn round_robin_takes_each_group_in_turn() {
+    let lists = vec![vec![1, 2, 3], vec![10], vec![20, 21]];
+    assert_eq!(round_robin(&lists, 0), [1, 10, 20, 2, 21, 3]);
+    assert_eq!(round_robin(&lists, 1), [2, 21, 3]);
+}
+
+#[test]
+fn hit_paths_are_what_the_pattern_takes() {
+    let p = patterns();
+    for v in [
+        "src/a.rs:12:fn x()",
+        "a:1:",
+        "a b:1:",
+        ":1:",
+        "a:x:",
+        "a:1",
+        &format!("{}:1:", "p".repeat(400)),
+        &format!("{}:1:", "p".repeat(401)),
+    ] {
+        let want = p.search_hit.find(v.as_bytes()).map(|m| &v.as_bytes()[..v[..m.end() - 1].rfind(':').unwrap()]);
+        assert_eq!(hit_path(v.as_bytes()), want, "{v}");
+    }
+}

@@ -1,0 +1,240 @@
+//! Lines mode's outlines: every kind's map kept first, and every guarantee
+//! kept, on texts that are not logs (source, Markdown, diffs, listings,
+//! JSON pretty and minified).
+
+use super::tests::{budgets, out};
+use super::*;
+use crate::text::utf16;
+
+#[test]
+fn outlines_keep_every_guarantee_and_put_the_map_first() {
+    let code: String =
+        (0..300).map(|i| format!("/// Does {i}.\npub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n")).collect();
+    let diff: String = (0..60)
+        .map(|i| format!("diff --git a/f{i}.rs b/f{i}.rs\n--- a/f{i}.rs\n+++ b/f{i}.rs\n@@ -{i},3 +{i},3 @@\n fn a() {{}}\n-fn b{i}() {{}}\n+fn c{i}() {{}}\n"))
+        .collect();
+    let search: String = (0..400).map(|i| format!("src/m{}.rs:{}:    let x = y{i};\n", i / 7, i % 7 + 1)).collect();
+    let json = format!(
+        "{{\n{}  \"end\": 1\n}}\n",
+        (0..300).map(|i| format!("  \"k{i}\": {{\n    \"v\": [\n      {i}\n    ]\n  }},\n")).collect::<String>()
+    );
+    // (text, its kind, entries in its map, the text of entry i)
+    type Case = (String, Kind, usize, fn(usize) -> String);
+    let cases: [Case; 4] = [
+        (code, Kind::Code, 300, |i| format!("pub fn f{i}(")),
+        (diff, Kind::Diff, 60, |i| format!("diff --git a/f{i}.rs")),
+        (search, Kind::Search, 57, |i| format!("src/m{i}.rs:1:")),
+        (json, Kind::Json, 300, |i| format!("\"k{i}\": {{")),
+    ];
+    for (text, kind, n, entry) in cases {
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        assert_eq!(kinds(&blocks), vec![kind]);
+        for keep in [600, 2000, 6000] {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            crate::guarantees::check_lines(&blocks, &b, &LineOptions::default()).unwrap();
+        }
+        // A budget that holds a third of the text keeps map entries from
+        // the middle third too, not only from the start.
+        let third = (text.chars().count() / 3) as u64;
+        let b = Budgets::new(third, 0, 0).and_then(|b| b.with_keep(third)).unwrap();
+        let o = out(&blocks, &prune(&blocks, &b, &LineOptions::default()).unwrap());
+        assert!((n / 3..2 * n / 3).any(|i| o.contains(&entry(i))), "{kind:?}:\n{o}");
+    }
+}
+
+#[test]
+fn a_source_files_first_imports_are_kept_however_many_its_declarations() {
+    // A licence comment, then what the file builds on, then many functions.
+    let mut code: String = (0..40).map(|i| format!("// Licence text line {i} of the header.\n")).collect();
+    code.push_str("\nuse std::fmt;\nuse std::mem::ManuallyDrop;\n\nmacro_rules! many {\n    () => {};\n}\n\n");
+    code.push_str(&(0..300).map(|i| format!("pub fn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n\n")).collect::<String>());
+    let text = utf16(&code);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for line in ["use std::fmt;", "use std::mem::ManuallyDrop;", "macro_rules! many {"] {
+            assert!(o.contains(line), "budget {budget}: {line} missing\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_recursive_listing_keeps_its_top_directories_before_deeper_ones() {
+    let mut ls = String::from(".:\nalpha\nbeta\ngamma\n\n");
+    for top in ["alpha", "beta", "gamma"] {
+        ls.push_str(&format!("./{top}:\n{}\n", (0..5).map(|i| format!("sub{i}\n")).collect::<String>()));
+        for i in 0..5 {
+            ls.push_str(&format!(
+                "./{top}/sub{i}:\n{}\n",
+                (0..12).map(|j| format!("file_{j}.py\n")).collect::<String>()
+            ));
+        }
+    }
+    let text = utf16(&ls);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Listing]);
+    let o = out(&blocks, &prune(&blocks, &budgets(700), &LineOptions::default()).unwrap());
+    for top in ["alpha", "beta", "gamma"] {
+        assert!(o.contains(&format!("./{top}:\n")), "./{top}: missing\n{o}");
+    }
+}
+
+/// One line of JSON from `seed`: objects and arrays two or three deep,
+/// strings with escapes, quotes, brackets and lone surrogates, numbers.
+fn minified_json(seed: u64) -> Vec<u16> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    fn value(out: &mut Vec<u16>, depth: u32, next: &mut dyn FnMut(u64) -> u64) {
+        match if depth > 2 { next(3) } else { next(5) } {
+            0 => out.extend(utf16(&format!("{}", next(1_000_000) as i64 - 500)).iter()),
+            1 | 2 => {
+                out.push(u16::from(b'"'));
+                for _ in 0..next(60) {
+                    match next(8) {
+                        0 => out.extend(utf16("\\\"")),
+                        1 => out.push(0xD800 + next(0x400) as u16),
+                        2 => out.extend(utf16("},]")),
+                        3 => out.extend(utf16("é😀")),
+                        _ => out.push(u16::from(b'a') + next(26) as u16),
+                    }
+                }
+                out.push(u16::from(b'"'));
+            }
+            3 => {
+                out.push(u16::from(b'['));
+                for i in 0..next(12) {
+                    if i > 0 {
+                        out.push(u16::from(b','));
+                    }
+                    value(out, depth + 1, next);
+                }
+                out.push(u16::from(b']'));
+            }
+            _ => {
+                out.push(u16::from(b'{'));
+                for i in 0..next(16) {
+                    if i > 0 {
+                        out.push(u16::from(b','));
+                    }
+                    out.extend(utf16(&format!("\"key{i}\":")));
+                    value(out, depth + 1, next);
+                }
+                out.push(u16::from(b'}'));
+            }
+        }
+    }
+    let mut out = utf16("{");
+    for i in 0..40 + next(40) {
+        if i > 0 {
+            out.push(u16::from(b','));
+        }
+        out.extend(utf16(&format!("\"top{i}\":")));
+        value(&mut out, 1, &mut next);
+    }
+    out.push(u16::from(b'}'));
+    out
+}
+
+#[test]
+fn minified_json_keeps_every_guarantee_and_every_top_level_key_where_room_allows() {
+    for seed in 0..120 {
+        let t = minified_json(seed);
+        let blocks = [Block::Text(&t)];
+        assert_eq!(kinds(&blocks), vec![Kind::Json], "seed {seed}");
+        // Alone, and after a short text (each given its share of the budget,
+        // counted text by text: the second's surrogate pairs outnumber the
+        // first's code units).
+        let short = utf16("{\"k\":1}");
+        let two = [Block::Text(&short), Block::Text(&t)];
+        for keep in [300, 1500, 4000] {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            for blocks in [&blocks[..], &two[..]] {
+                crate::guarantees::check_lines(blocks, &b, &LineOptions::default())
+                    .unwrap_or_else(|e| panic!("seed {seed}, keep {keep}: {e}"));
+            }
+        }
+        // With room for every key's span, every top-level key is there.
+        let keys = (0..).take_while(|i| String::from_utf16_lossy(&t).contains(&format!("\"top{i}\":"))).count();
+        let keep = (keys * (2 * 72 + 50)) as u64;
+        if (keep as usize) < t.len() {
+            let b = Budgets::new(keep, 0, 0).and_then(|b| b.with_keep(keep)).unwrap();
+            let o = out(&blocks, &prune(&blocks, &b, &LineOptions::default()).unwrap());
+            for i in 0..keys {
+                assert!(o.contains(&format!("\"top{i}\":")), "seed {seed}: top{i} missing at {keep}\n{o}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_diff_whose_file_headers_fill_the_budget_still_shows_its_first_and_last_hunk() {
+    let long = "src/unix/linux_like/linux/gnu/b64/x86_64/very/deep/module/path";
+    let diff: String = (0..80)
+        .map(|i| {
+            format!(
+                "diff -ruN a/{long}/f{i}.rs b/{long}/f{i}.rs\n--- a/{long}/f{i}.rs\n+++ b/{long}/f{i}.rs\n@@ -{},7 +{},7 @@ fn f{i}() {{\n context\n-old {i}\n+new {i}\n context\n",
+                i * 10 + 1,
+                i * 10 + 2
+            )
+        })
+        .collect();
+    let text = utf16(&diff);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    assert!(o.contains("@@ -1,7 +2,7 @@") && o.contains("@@ -791,7 +792,7 @@"), "{o}");
+}
+
+#[test]
+fn a_markdown_document_is_outlined_by_its_headings() {
+    let mut md = String::from("# Changes\n\n");
+    for v in (1..=60).rev() {
+        md.push_str(&format!("## Version {v}.0\n\nReleased 2026-01-{:02}\n\n", v % 28 + 1));
+        for i in 0..6 {
+            md.push_str(&format!(
+                "- Fix the {i}th thing that failed with an error in release {v}. {{pr}}`{}`\n",
+                v * 10 + i
+            ));
+        }
+        md.push_str("\n```python\n# not a heading\nimport click\n```\n\n");
+    }
+    let text = utf16(&md);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    // Headings across the whole document, the first and the last among them.
+    let kept: Vec<&str> = o.lines().filter(|l| l.starts_with("## Version")).collect();
+    assert!(kept.len() >= 20 && kept.contains(&"## Version 60.0") && kept.contains(&"## Version 1.0"), "{o}");
+    assert!(!o.contains("# not a heading"), "{o}");
+    // C preprocessor lines and shell comments are not headings.
+    for line in ["#  define PNG_H", "# include <stdio.h>", "#define X 1", "#", "#no space"] {
+        assert_eq!(super::markdown::heading_level(line), None, "{line}");
+    }
+    assert_eq!(super::markdown::heading_level("### Fixed"), Some(3));
+}
+
+#[test]
+fn identical_outline_lines_are_kept_once() {
+    // git log -p: every commit touches the same file, with the same header lines.
+    let log: String = (0..40)
+        .map(|i| {
+            format!(
+                "commit {:040x}\nAuthor: A <a@example.com>\nDate:   Tue Dec 1 10:{i:02}:00 2026\n\n    Change number {i}\n\ndiff --git a/src/lib.rs b/src/lib.rs\nindex 1111111..2222222 100644\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -{i},3 +{i},3 @@\n fn a() {{}}\n-fn b{i}() {{}}\n+fn c{i}() {{}}\n",
+                i + 1
+            )
+        })
+        .collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
+    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    assert_eq!(o.matches("diff --git a/src/lib.rs b/src/lib.rs\n").count(), 1, "{o}");
+    assert!(o.matches("    Change number ").count() >= 15, "{o}");
+}
