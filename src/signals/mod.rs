@@ -150,6 +150,9 @@ pub struct ScanCost {
     pub comparisons: usize,
     /// Lines read while following traces and causes.
     pub followed: usize,
+    /// Lines of a list of findings read as possible diagnostics (a line
+    /// equal to one read before but for its numbers is not read again).
+    pub read_as_findings: usize,
 }
 
 /// The signals of a result's lines: a record for each line that carries

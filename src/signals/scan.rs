@@ -28,6 +28,7 @@ impl Signals {
             // Each window's verdicts, taken in line order: templates, records.
             let mut take = |chunk: Chunk, templates: &mut Templates| {
                 reading.cost.flagged += chunk.entries.len();
+                reading.cost.read_as_findings += chunk.read_as_findings;
                 for (e, words) in chunk.iter() {
                     let (k, verdict) = (e.line as usize, e.verdict);
                     let mut s = LineSignal { failure: verdict.failure, ..LineSignal::default() };
@@ -37,15 +38,14 @@ impl Signals {
                     s.set_job_verdict(verdict.job_verdict);
                     s.set_traceback(verdict.opens.traceback);
                     s.set_panic(verdict.opens.panic);
-                    if verdict.templated() {
-                        s.template = templates.id_of_words(words);
-                    }
                     if let Some(d) = e.diagnostic {
                         // A finding is grouped by its rule, not by its words.
                         s.set_diagnostic(true);
                         s.set_severity(d.severity);
                         s.set_located_below(e.located_below);
                         s.template = templates.id_of_words(&rule_words(&d));
+                    } else if verdict.templated() {
+                        s.template = templates.id_of_words(words);
                     }
                     if e.file_header {
                         s.set_file_header(true);
@@ -128,6 +128,59 @@ fn lists_findings(lines: TextLines<'_>) -> bool {
     }))
 }
 
+/// Lines of distinct lengths [`Chunk::read`] remembers, to read a line
+/// that equals one of them but for its numbers no further.
+const SEEN_SLOTS: usize = 64;
+
+/// What a line the keyword scan did not flag says in a list of findings.
+#[derive(Clone, Copy, Debug, Default)]
+struct Unflagged {
+    /// Its view is its units (see [`view::plain_view`]).
+    plain: bool,
+    /// Worth reading as a diagnostic ([`diagnostics::worth_reading`]); the
+    /// rest is read only then.
+    worth: bool,
+    diagnostic: Option<Diagnostic>,
+    /// Where the diagnostic's rule is named ([`diagnostics::read_with_rule`]).
+    rule: (u32, u32),
+    location_line: bool,
+    file_header: bool,
+}
+
+impl Unflagged {
+    /// Reads `line`, its view made in `view` where it is worth reading.
+    fn read(line: &[u16], view: &mut String) -> Unflagged {
+        let plain = view::plain_view(line, view);
+        let worth = if plain {
+            diagnostics::view_worth_reading(view.as_bytes())
+        } else {
+            diagnostics::worth_reading(line) && {
+                super::view(line, view);
+                true
+            }
+        };
+        if !worth {
+            return Unflagged { plain, ..Unflagged::default() };
+        }
+        let (diagnostic, rule) = match diagnostics::read_with_rule(view) {
+            Some((d, r)) => (Some(d), (r.start as u32, r.end as u32)),
+            None => (None, (0, 0)),
+        };
+        Unflagged {
+            plain,
+            worth,
+            diagnostic,
+            rule,
+            location_line: diagnostics::is_location_line(view),
+            file_header: diagnostic.is_none() && diagnostics::is_file_header(view),
+        }
+    }
+
+    fn rule(&self) -> Range<usize> {
+        self.rule.0 as usize..self.rule.1 as usize
+    }
+}
+
 /// The template words of a diagnostic's rule: the rule and severity
 /// folded into the first word (which keys the template table, so lines of
 /// other rules are never compared with it), then a mark no word hash
@@ -156,6 +209,8 @@ struct Entry {
 struct Chunk {
     entries: Vec<Entry>,
     words: Vec<templates::Word>,
+    /// Lines read as possible diagnostics (see [`ScanCost`]).
+    read_as_findings: usize,
 }
 
 impl Chunk {
@@ -166,7 +221,7 @@ impl Chunk {
         let mut flagged = std::mem::take(&mut c.flagged);
         flagged.clear();
         prefilter::flag_window(lines, window.clone(), &mut c.buffers, &mut flagged);
-        let mut chunk = Chunk { entries: Vec::with_capacity(flagged.len()), words: Vec::new() };
+        let mut chunk = Chunk { entries: Vec::with_capacity(flagged.len()), words: Vec::new(), read_as_findings: 0 };
         let mut words = [0; templates::MAX_WORDS];
         let mut next_flagged = flagged.iter().peekable();
         let (mut other, mut below) = (String::new(), String::new());
@@ -178,40 +233,60 @@ impl Chunk {
         // The entry of an unlocated finding on the line before, whose
         // location line this one may be.
         let mut awaiting_location: Option<usize> = None;
+        // Plain unflagged lines read before and what they read as, the
+        // last of each length (modulo the slots): a flood repeats a few
+        // shapes of line, mostly differing in numbers alone.
+        let mut seen: [Option<(usize, Unflagged)>; SEEN_SLOTS] = [None; SEEN_SLOTS];
         let (mut every, mut only_flagged) = (window.clone(), flagged.iter().map(|f| f.line as usize));
         let read_lines: &mut dyn Iterator<Item = usize> = if findings { &mut every } else { &mut only_flagged };
         for k in read_lines {
             let mut entry = Entry { line: k as u32, ..Entry::default() };
+            let (location_line, file_header);
             let is_flagged = next_flagged.peek().is_some_and(|f| f.line as usize == k);
-            let text: &str = if is_flagged {
+            if is_flagged {
                 let f = next_flagged.next().expect("peeked");
                 entry.verdict = c.classify(lines.line(k), f.gate);
-                &c.view
-            } else if diagnostics::worth_reading(lines.line(k)) {
-                view(lines.line(k), &mut other);
-                &other
-            } else {
-                header_candidate = None;
-                if let Some(i) = awaiting_location.take() {
-                    // Not worth a view for itself, but the finding above asks.
-                    view(lines.line(k), &mut other);
-                    chunk.entries[i].located_below = diagnostics::is_location_line(&other);
+                let text = &c.view;
+                location_line = awaiting_location.is_some() && diagnostics::is_location_line(text);
+                if findings && diagnostics::worth_reading(lines.line(k)) {
+                    chunk.read_as_findings += 1;
+                    entry.diagnostic = diagnostics::read(text);
                 }
-                continue;
-            };
-            if let Some(i) = awaiting_location.take() {
-                chunk.entries[i].located_below = diagnostics::is_location_line(text);
-            }
-            entry.diagnostic = if findings && (!is_flagged || diagnostics::worth_reading(lines.line(k))) {
-                diagnostics::read(text)
+                // A finding is grouped by its rule: its words are not needed.
+                if entry.diagnostic.is_none() && entry.verdict.templated() {
+                    let len = templates::words_of(text, &mut words);
+                    entry.words = (chunk.words.len() as u32, len as u8);
+                    chunk.words.extend_from_slice(&words[..len]);
+                }
+                file_header = findings && entry.diagnostic.is_none() && diagnostics::is_file_header(text);
             } else {
-                None
-            };
-            // A finding is grouped by its rule: its words are not needed.
-            if entry.diagnostic.is_none() && entry.verdict.templated() {
-                let len = templates::words_of(text, &mut words);
-                entry.words = (chunk.words.len() as u32, len as u8);
-                chunk.words.extend_from_slice(&words[..len]);
+                let line = lines.line(k);
+                let slot = &mut seen[line.len() % SEEN_SLOTS];
+                let read = match *slot {
+                    Some((j, before)) if diagnostics::same_reading(line, lines.line(j), before.rule()) => before,
+                    _ => {
+                        let read = Unflagged::read(line, &mut other);
+                        chunk.read_as_findings += usize::from(read.worth);
+                        if read.plain {
+                            *slot = Some((k, read));
+                        }
+                        read
+                    }
+                };
+                if !read.worth {
+                    header_candidate = None;
+                    if let Some(i) = awaiting_location.take() {
+                        // Not worth a view for itself, but the finding above asks.
+                        view(line, &mut other);
+                        chunk.entries[i].located_below = diagnostics::is_location_line(&other);
+                    }
+                    continue;
+                }
+                entry.diagnostic = read.diagnostic;
+                (location_line, file_header) = (read.location_line, read.file_header);
+            }
+            if let Some(i) = awaiting_location.take() {
+                chunk.entries[i].located_below = location_line;
             }
             // An unlocated finding's location may be the next line: read
             // with that line in this window, or looked at now past its end.
@@ -229,9 +304,8 @@ impl Chunk {
                     chunk.entries.push(Entry { line: h as u32, file_header: true, ..Entry::default() });
                 }
             }
-            let header = findings && entry.diagnostic.is_none() && diagnostics::is_file_header(text);
             if findings {
-                header_candidate = header.then_some(k);
+                header_candidate = file_header.then_some(k);
             }
             if is_flagged || entry.diagnostic.is_some() {
                 if locate_next {
@@ -357,6 +431,7 @@ impl<'s> Reading<'s> {
         signals.cost.evaluations += cost.evaluations;
         signals.cost.comparisons += cost.comparisons;
         signals.cost.followed += cost.followed;
+        signals.cost.read_as_findings += cost.read_as_findings;
         let marks: Vec<(u32, LineSignal)> =
             marks.into_iter().filter(|(_, s)| s.is_signal()).map(|(k, s)| ((base + k as usize) as u32, s)).collect();
         if marks.is_empty() {

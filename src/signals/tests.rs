@@ -276,3 +276,28 @@ fn diagnostics_are_grouped_by_rule() {
     assert!(s[1..301].iter().all(|d| d.template == s[1].template));
     assert_ne!(s[301].template, s[1].template);
 }
+
+#[test]
+fn a_flood_is_read_once_a_shape_and_codes_that_differ_in_digits_stay_apart() {
+    let mut log = String::from("$ flake8 src\n");
+    for i in 0..3000 {
+        log.push_str(&format!(
+            "src/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+            i % 7,
+            i % 90 + 10,
+            80 + i % 19
+        ));
+    }
+    // The same words under codes that differ in a digit: two rules.
+    log.push_str("src/core.py:212:5: F821 name never bound\nsrc/core.py:213:5: F841 name never bound\n");
+    let t = utf16(&log);
+    let s = starts(&t);
+    let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+    let got: Vec<LineSignal> = (0..s.len()).map(|k| signals.get(k)).collect();
+    assert!(got[1..].iter().all(|d| d.diagnostic()), "every finding read");
+    assert!(got[1..3001].iter().all(|d| d.template == got[1].template));
+    assert_ne!(got[3001].template, got[1].template);
+    assert_ne!(got[3002].template, got[3001].template, "F821 and F841 are two rules");
+    // Lines equal but for their numbers are read as the one before them.
+    assert!(signals.cost.read_as_findings <= 30, "{} lines read", signals.cost.read_as_findings);
+}

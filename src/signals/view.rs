@@ -94,11 +94,8 @@ pub fn view(line: &[u16], out: &mut String) {
 /// [`view`] of a line whose content starts at `at` (see [`content_start`]).
 pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
     out.clear();
-    if plain(&line[at..]) {
-        // Most lines: ASCII without escapes, carets or carriage returns.
-        let body = &line[at..];
-        let body = body.strip_suffix(&[u16::from(b'\n')]).unwrap_or(body);
-        push_ascii(body, out);
+    // Most lines: ASCII without escapes, carets or carriage returns.
+    if push_plain(&line[at..], out) {
         return;
     }
     if clean(&line[at..]) {
@@ -146,34 +143,53 @@ pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
     }
 }
 
-/// Appends `units`, every one below 0x80, to `out` as bytes. The copy is
-/// one narrowing loop over spare capacity, which the compiler vectorises.
-#[inline]
-fn push_ascii(units: &[u16], out: &mut String) {
-    debug_assert!(units.iter().all(|&u| u < 0x80));
-    // SAFETY: only ASCII bytes are written (the caller checked every unit
-    // is below 0x80), so the string stays valid UTF-8; `set_len` covers
-    // exactly the bytes written into the reserved spare capacity.
-    unsafe {
-        let bytes = out.as_mut_vec();
-        bytes.reserve(units.len());
-        let spare = &mut bytes.spare_capacity_mut()[..units.len()];
-        for (to, &u) in spare.iter_mut().zip(units) {
-            to.write(u as u8);
-        }
-        bytes.set_len(bytes.len() + units.len());
+/// The view of a line without a CI timestamp or leading escape, when
+/// `line` is plain (see [`push_plain`]): written to `out`, true; false
+/// otherwise (`out` then holds nothing to read).
+pub(crate) fn plain_view(line: &[u16], out: &mut String) -> bool {
+    out.clear();
+    // Only a digit can open a timestamp; an escape or caret is not plain.
+    if line.first().is_some_and(|u| (0x30..=0x39).contains(u)) && timestamp_len(line) > 0 {
+        return false;
     }
+    push_plain(line, out)
 }
 
-/// True when `units` are ASCII with no escape, caret or `\r`, and no `\n`
-/// but a final one: their view is their bytes.
+/// Appends `units` (less a final `\n`) to the empty `out` as bytes when
+/// they are ASCII with no escape, caret escape (`^[`), `\r` or inner `\n`,
+/// their view being their bytes, and says whether they were; `out` stays
+/// empty when not. SSE2 on x86-64, else [`plain_bytes`]; the tests hold
+/// both to the general path.
 #[inline]
-fn plain(units: &[u16]) -> bool {
+fn push_plain(units: &[u16], out: &mut String) -> bool {
+    debug_assert!(out.is_empty());
     let body = units.strip_suffix(&[u16::from(b'\n')]).unwrap_or(units);
-    // Two folds without branches, so both vectorise.
-    let high = body.iter().fold(0u16, |acc, &u| acc | u) >= 0x80;
-    let special = body.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x5E | 0x0D | 0x0A));
-    !high && !special
+    // SAFETY: either function appends only ASCII bytes, and only when it
+    // returns true, so the string stays valid UTF-8.
+    let bytes = unsafe { out.as_mut_vec() };
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::sse2() {
+        return crate::cpu::x86_64::plain_bytes(body, bytes);
+    }
+    plain_bytes(body, bytes)
+}
+
+/// [`push_plain`]'s copy: appends `units` to `out` as bytes and says true
+/// when every unit is ASCII and none is an escape, `\r`, `\n` or the `^`
+/// of a `^[`; otherwise `out` is left as it was. Folds without branches,
+/// which the compiler vectorises.
+fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
+    let high = units.iter().fold(0u16, |acc, &u| acc | u) >= 0x80;
+    let special = units.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x0D | 0x0A));
+    let caret = units
+        .iter()
+        .zip(units.get(1..).unwrap_or_default())
+        .fold(false, |acc, (&u, &v)| acc | ((u == 0x5E) & (v == 0x5B)));
+    if high || special || caret {
+        return false;
+    }
+    out.extend(units.iter().map(|&u| u as u8));
+    true
 }
 
 /// True when `units` hold no escape, caret, carriage return or inner line
@@ -266,7 +282,19 @@ mod tests {
         ], 0..60)) {
             let mut out = String::new();
             view(&line, &mut out);
-            prop_assert_eq!(out, view_by_chars(&line));
+            prop_assert_eq!(&out, &view_by_chars(&line));
+            // Both plain copies say the same of the line, and copy it alike.
+            let body = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(&line);
+            let (mut portable, mut vector) = (Vec::new(), Vec::new());
+            let plain = plain_bytes(body, &mut portable);
+            #[cfg(target_arch = "x86_64")]
+            prop_assert_eq!(crate::cpu::x86_64::plain_bytes(body, &mut vector), plain);
+            #[cfg(not(target_arch = "x86_64"))]
+            { vector.clone_from(&portable); }
+            prop_assert_eq!(&portable, &vector);
+            if plain {
+                prop_assert_eq!(portable, out.into_bytes());
+            }
         }
     }
 }

@@ -42,7 +42,14 @@ impl PlanCost {
     /// All of it, in one number.
     pub fn total(&self) -> usize {
         let s = &self.scan;
-        s.flagged + s.evaluations + s.comparisons + s.followed + self.attempts + self.outline + self.spans
+        s.flagged
+            + s.evaluations
+            + s.comparisons
+            + s.followed
+            + s.read_as_findings
+            + self.attempts
+            + self.outline
+            + self.spans
     }
 }
 
