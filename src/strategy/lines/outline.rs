@@ -38,10 +38,6 @@ pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     (tiers, steps + extra)
 }
 
-fn indent(v: &str) -> usize {
-    v.len() - v.trim_start().len()
-}
-
 /// Lines of comments and decorators above a definition read as its doc at most.
 const DOC_REACH: usize = 40;
 
@@ -107,12 +103,14 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
             }
         }
         let comment = set.contains(COMMENT);
-        let is_def = (set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(&v);
-        let value = is_def && is_value(&v);
-        if is_def && !(value && indent(&v) > 0) {
+        let t = v.trim_start();
+        let indented = t.len() < v.len();
+        let is_def = (set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(t);
+        let value = is_def && is_value(t);
+        if is_def && !(value && indented) {
             if value {
                 values.push(k as u32);
-            } else if indent(&v) == 0 {
+            } else if !indented {
                 top.push(k as u32);
                 if doc_run > 0 {
                     docs.push((k - doc_run) as u32);
@@ -127,7 +125,6 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         if set.contains(IMPORT) {
             imports.push(k as u32);
         }
-        let t = v.trim_start();
         let doc_like = comment || t.starts_with('@') || t.starts_with("#[");
         doc_run = if doc_like { (doc_run + 1).min(DOC_REACH) } else { 0 };
     }
@@ -147,12 +144,13 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
 /// Imports, and values, kept right after the top-level declarations.
 const FIRST_ENTRIES: usize = 4;
 
-/// Whether definition line `v` binds a value rather than declaring a type
-/// or a function: `let`, `var`, `const`, `static` (not `const fn`, not a
-/// closure or function bound to a name) and `#define`. Those nested in a
-/// body are statements; those at the top come after the declarations.
-fn is_value(v: &str) -> bool {
-    let mut t = v.trim_start();
+/// Whether a definition line (`trimmed`: past its indentation) binds a
+/// value rather than declaring a type or a function: `let`, `var`,
+/// `const`, `static` (not `const fn`, not a closure or function bound to a
+/// name) and `#define`. Those nested in a body are statements; those at
+/// the top come after the declarations.
+fn is_value(trimmed: &str) -> bool {
+    let mut t = trimmed;
     if let Some(directive) = t.strip_prefix('#') {
         return directive.trim_start().starts_with("define");
     }
@@ -176,9 +174,9 @@ fn is_value(v: &str) -> bool {
     !(head.contains('(') || value.starts_with("function") || value.starts_with("async") || value.starts_with('('))
 }
 
-/// Statements that read like signatures (`if (x) {`, `return f(y);`).
-fn is_control(v: &str) -> bool {
-    let t = v.trim_start();
+/// Statements that read like signatures (`if (x) {`, `return f(y);`); `t`
+/// is the line past its indentation.
+fn is_control(t: &str) -> bool {
     [
         "if ", "if(", "for ", "for(", "while ", "while(", "switch ", "switch(", "return ", "else", "do ", "catch",
         "case ", "throw ", "new ", "await ", "yield ",
