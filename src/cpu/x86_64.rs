@@ -128,62 +128,53 @@ pub(crate) fn word_masks(view: &[u8], base: usize) -> (u64, u64) {
     (spaces, variables)
 }
 
-/// [`crate::signals`]' plain-line copy (see `view::push_plain`) with SSE2,
-/// which every x86-64 CPU has: safe to call on any of them. Appends
-/// `units` to `out` as bytes and says true when every unit is ASCII and
-/// none is an escape, `\r`, `\n` or the `^` of a `^[`; otherwise `out` is
-/// left as it was (bytes past its length may have been written).
+/// [`crate::signals::plain_bytes`] with SSE2, which every x86-64 CPU has:
+/// safe to call on any of them. Appends `units` to `out` as bytes and says
+/// true when every unit is ASCII and none is an escape, `\r`, `\n` or the
+/// `^` of a `^[`; otherwise `out` is left as it was (bytes past its length
+/// may have been written). Lines shorter than a vector and the unit after
+/// it go to the portable copy.
 pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
     let n = units.len();
     if n < 9 {
-        // Too short for a vector and the unit after it.
-        let fits = units.iter().enumerate().all(|(j, &u)| {
-            let caret = u == u16::from(b'^') && units.get(j + 1) == Some(&u16::from(b'['));
-            u < 0x80 && !matches!(u, 0x1B | 0x0D | 0x0A) && !caret
-        });
-        if fits {
-            out.extend(units.iter().map(|&u| u as u8));
-        }
-        return fits;
+        return crate::signals::plain_bytes(units, out);
     }
     out.reserve(n);
     let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
     // SAFETY: SSE2 is baseline on x86-64. Every load reads 8 units at `at`
     // or `at + 1` with `at + 9 <= n`, inside `units`; every store writes 8
-    // bytes at `at + 1 + 8 <= n` or `at + 8 <= n`, inside the `n` bytes of
-    // spare capacity reserved above; the last step overlaps the one before.
+    // bytes ending at or before `n`, inside the `n` bytes of spare capacity
+    // reserved above.
     unsafe {
         let unit = |u: u8| _mm_set1_epi16(i16::from(u));
-        let (mut high, mut special) = (_mm_setzero_si128(), _mm_setzero_si128());
-        let mut step = |at: usize, store_next: bool| {
-            let v = _mm_loadu_si128(units.as_ptr().add(at).cast());
-            let next = _mm_loadu_si128(units.as_ptr().add(at + 1).cast());
-            let both = [v, next];
-            for &w in &both[..1 + usize::from(store_next)] {
-                high = _mm_or_si128(high, _mm_and_si128(w, _mm_set1_epi16(0xFF80u16 as i16)));
-                let controls = _mm_or_si128(
-                    _mm_cmpeq_epi16(w, unit(0x1B)),
-                    _mm_or_si128(_mm_cmpeq_epi16(w, unit(b'\r')), _mm_cmpeq_epi16(w, unit(b'\n'))),
-                );
-                special = _mm_or_si128(special, controls);
-            }
-            let caret = _mm_and_si128(_mm_cmpeq_epi16(v, unit(b'^')), _mm_cmpeq_epi16(next, unit(b'[')));
-            special = _mm_or_si128(special, caret);
-            _mm_storel_epi64(dst.add(at).cast(), _mm_packus_epi16(v, v));
-            if store_next {
-                _mm_storel_epi64(dst.add(at + 1).cast(), _mm_packus_epi16(next, next));
-            }
+        let load = |at: usize| _mm_loadu_si128(units.as_ptr().add(at).cast());
+        // Non-zero lanes: a unit over 0x7F, an escape, `\r` or `\n`.
+        let bad = |w: __m128i| {
+            let controls = _mm_or_si128(
+                _mm_cmpeq_epi16(w, unit(0x1B)),
+                _mm_or_si128(_mm_cmpeq_epi16(w, unit(b'\r')), _mm_cmpeq_epi16(w, unit(b'\n'))),
+            );
+            _mm_or_si128(_mm_and_si128(w, _mm_set1_epi16(0xFF80u16 as i16)), controls)
         };
+        // Lanes of `v` that are the `^` of a `^[` (`next`: the units one on).
+        let caret = |v: __m128i, next: __m128i| {
+            _mm_and_si128(_mm_cmpeq_epi16(v, unit(b'^')), _mm_cmpeq_epi16(next, unit(b'[')))
+        };
+        let mut flags = _mm_setzero_si128();
         let mut at = 0;
         while at + 9 <= n {
-            step(at, false);
+            let (v, next) = (load(at), load(at + 1));
+            flags = _mm_or_si128(flags, _mm_or_si128(bad(v), caret(v, next)));
+            _mm_storel_epi64(dst.add(at).cast(), _mm_packus_epi16(v, v));
             at += 8;
         }
         if at < n {
-            // Units `n - 9 .. n`: the last eight stored from `next`.
-            step(n - 9, true);
+            // The units the loop left are among the last eight.
+            let (v, last) = (load(n - 9), load(n - 8));
+            flags = _mm_or_si128(flags, _mm_or_si128(bad(last), caret(v, last)));
+            _mm_storel_epi64(dst.add(n - 8).cast(), _mm_packus_epi16(last, last));
         }
-        if _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_or_si128(high, special), _mm_setzero_si128())) != 0xFFFF {
+        if _mm_movemask_epi8(_mm_cmpeq_epi16(flags, _mm_setzero_si128())) != 0xFFFF {
             return false;
         }
         out.set_len(out.len() + n);

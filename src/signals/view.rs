@@ -148,11 +148,8 @@ pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
 /// otherwise (`out` then holds nothing to read).
 pub(crate) fn plain_view(line: &[u16], out: &mut String) -> bool {
     out.clear();
-    // Only a digit can open a timestamp; an escape or caret is not plain.
-    if line.first().is_some_and(|u| (0x30..=0x39).contains(u)) && timestamp_len(line) > 0 {
-        return false;
-    }
-    push_plain(line, out)
+    // A leading escape or caret escape is not plain; a timestamp is looked for.
+    timestamp_len(line) == 0 && push_plain(line, out)
 }
 
 /// Appends `units` (less a final `\n`) to the empty `out` as bytes when
@@ -178,7 +175,7 @@ fn push_plain(units: &[u16], out: &mut String) -> bool {
 /// when every unit is ASCII and none is an escape, `\r`, `\n` or the `^`
 /// of a `^[`; otherwise `out` is left as it was. Folds without branches,
 /// which the compiler vectorises.
-fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
+pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
     let high = units.iter().fold(0u16, |acc, &u| acc | u) >= 0x80;
     let special = units.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x0D | 0x0A));
     let caret = units

@@ -53,7 +53,7 @@ impl Kind {
 pub enum Shape {
     /// Settled by the sample.
     Is(Kind),
-    /// Code by the sample; a log if its signals report (see [`reports`]).
+    /// Code by the sample; a log if its signals report (see [`code_or_log`]).
     CodeUnlessItReports,
 }
 
@@ -170,7 +170,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         if p.log_evidence.is_match(b) {
             log_like += 1;
         }
-        let level = super::markdown::heading_level(v.trim_end());
+        let level = markdown::heading_level(v.trim_end());
         headings += usize::from(level.is_some());
         sections += usize::from(level.is_some_and(|l| l >= 2));
         tap += usize::from(v.starts_with("ok ") || v.starts_with("not ok ") || v.starts_with("TAP version"));
@@ -209,12 +209,14 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     }
 }
 
-/// Whether the text `lines` (its first line at `start` in `signals`) holds
-/// what a log holds and code does not: failure lines (one in 300 or more)
-/// or summaries (two or more) that are not code themselves. A source file
-/// that throws, rejects or logs an error with a failure word in its message
-/// stays code; a log that quotes code still has its own failure lines.
-pub fn reports(signals: &Signals, lines: TextLines<'_>, start: usize) -> bool {
+/// The kind of a text shaped as code ([`Shape::CodeUnlessItReports`]):
+/// a log when the text `lines` (its first line at `start` in `signals`)
+/// holds what a log holds and code does not, failure lines (one in 300 or
+/// more) or summaries (two or more) that are not code themselves; else
+/// code. A source file that throws, rejects or logs an error with a failure
+/// word in its message stays code; a log that quotes code still has its
+/// own failure lines.
+pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize) -> Kind {
     let p = patterns();
     let (mut failures, mut summaries) = (0, 0);
     let mut v = String::new();
@@ -230,7 +232,7 @@ pub fn reports(signals: &Signals, lines: TextLines<'_>, start: usize) -> bool {
         failures += usize::from(failure);
         summaries += usize::from(summary);
     }
-    failures * 300 >= lines.len().max(1) || summaries >= 2
+    if failures * 300 >= lines.len().max(1) || summaries >= 2 { Kind::Log } else { Kind::Code }
 }
 
 /// Whether `v` reads as a statement of source code: a comment, a throw,
@@ -281,13 +283,7 @@ mod tests {
         let lines = TextLines { text: &t, starts: &starts };
         match shape(lines) {
             Shape::Is(k) => k,
-            Shape::CodeUnlessItReports => {
-                if reports(&Signals::of_text(lines), lines, 0) {
-                    Kind::Log
-                } else {
-                    Kind::Code
-                }
-            }
+            Shape::CodeUnlessItReports => code_or_log(&Signals::of_text(lines), lines, 0),
         }
     }
 

@@ -172,7 +172,7 @@ pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => {
                 signals.scan(index.lines_of(t), index.bounds[t].start);
-                if kind::reports(&signals, index.lines_of(t), index.bounds[t].start) { Kind::Log } else { Kind::Code }
+                kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start)
             }
         })
         .collect()

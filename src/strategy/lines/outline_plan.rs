@@ -83,7 +83,7 @@ pub(crate) fn plan_outline(
     // in every commit of a `git log -p`) says nothing new.
     let mut seen: HashSet<&[u16]> = HashSet::new();
     // What leads each of the first tiers, before any tier's rest (see
-    // [`outline::lead`]): so a large first tier does not starve the second.
+    // [`lead`]): so a large first tier does not starve the second.
     for level in 0..2 {
         for (t, text) in tiers.iter().enumerate() {
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);

@@ -85,13 +85,7 @@ pub(super) fn choose(
     let kinds: Vec<Kind> = (0..texts)
         .map(|t| match shapes[t] {
             Shape::Is(k) => k,
-            Shape::CodeUnlessItReports => {
-                if kind::reports(&signals, index.lines_of(t), index.bounds[t].start) {
-                    Kind::Log
-                } else {
-                    Kind::Code
-                }
-            }
+            Shape::CodeUnlessItReports => kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start),
         })
         .collect();
     let touched = touched_lines(index, spans);
