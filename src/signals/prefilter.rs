@@ -113,6 +113,15 @@ fn triggers() -> &'static Anchors {
     })
 }
 
+/// [`rules::SEARCHED_ALONE`](super::rules::SEARCHED_ALONE), each with its
+/// own searcher.
+fn searched_alone() -> &'static [memchr::memmem::Finder<'static>] {
+    static ALONE: OnceLock<Vec<memchr::memmem::Finder<'static>>> = OnceLock::new();
+    ALONE.get_or_init(|| {
+        super::rules::SEARCHED_ALONE.iter().map(|a| memchr::memmem::Finder::new(a.as_bytes())).collect()
+    })
+}
+
 /// `E   ` at the start of a line's content (pytest's assertion details).
 pub(crate) fn starts_pytest_detail(content: &[u16]) -> bool {
     content.len() >= 3
@@ -217,6 +226,19 @@ pub(crate) fn flag_window(
                 }
                 found.push(k as u32);
                 pos = (lines.range(k).end - from).max(end);
+            }
+            for finder in searched_alone() {
+                let (mut line, mut pos) = (first, 0);
+                while let Some(offset) = finder.find(&narrowed[pos..]).map(|o| pos + o) {
+                    let (k, unit) = cursor(&mut line, offset);
+                    if !in_path_token(text, lines.range(k), unit) {
+                        found.push(k as u32);
+                    }
+                    pos = (lines.range(k).end - from).max(offset + 1);
+                    if pos >= narrowed.len() {
+                        break;
+                    }
+                }
             }
             // pytest's `E   ` detail lines hold no keyword of their own.
             let (mut line, mut pos) = (first, 0);

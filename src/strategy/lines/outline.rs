@@ -154,35 +154,44 @@ fn is_value(trimmed: &str) -> bool {
     if let Some(directive) = t.strip_prefix('#') {
         return directive.trim_start().starts_with("define");
     }
-    loop {
-        let before = t;
-        for modifier in ["export ", "pub(crate) ", "pub(super) ", "pub ", "declare "] {
-            t = t.strip_prefix(modifier).unwrap_or(t);
-        }
-        if t == before {
-            break;
-        }
+    while let Some(rest) = strip_word(t, &["export ", "pub(crate) ", "pub(super) ", "pub ", "declare "]) {
+        t = rest;
     }
-    let Some(rest) = ["let ", "var ", "const ", "static "].iter().find_map(|k| t.strip_prefix(k)) else { return false };
+    let Some(rest) = strip_word(t, &["let ", "var ", "const ", "static "]) else { return false };
     if rest.starts_with("fn ") || rest.starts_with("unsafe fn ") {
         return false;
     }
     // A parameter list before any `=` makes it a function (`static int
     // f(void)`), as does a function or an arrow bound to the name.
-    let (head, value) = rest.split_once('=').unwrap_or((rest, ""));
-    let value = value.trim_start();
-    !(head.contains('(') || value.starts_with("function") || value.starts_with("async") || value.starts_with('('))
+    match rest.bytes().position(|b| b == b'=' || b == b'(') {
+        Some(at) if rest.as_bytes()[at] == b'(' => false,
+        Some(at) => {
+            let value = rest[at + 1..].trim_start();
+            !(value.starts_with("function") || value.starts_with("async") || value.starts_with('('))
+        }
+        None => true,
+    }
 }
 
 /// Statements that read like signatures (`if (x) {`, `return f(y);`); `t`
 /// is the line past its indentation.
 fn is_control(t: &str) -> bool {
-    [
-        "if ", "if(", "for ", "for(", "while ", "while(", "switch ", "switch(", "return ", "else", "do ", "catch",
-        "case ", "throw ", "new ", "await ", "yield ",
-    ]
-    .iter()
-    .any(|k| t.starts_with(k))
+    strip_word(
+        t,
+        &[
+            "if ", "if(", "for ", "for(", "while ", "while(", "switch ", "switch(", "return ", "else", "do ", "catch",
+            "case ", "throw ", "new ", "await ", "yield ",
+        ],
+    )
+    .is_some()
+}
+
+/// `t` past the first of `words` it starts with. Each line of a source
+/// file meets these lists: a word is compared only when its first byte is
+/// `t`'s.
+fn strip_word<'a>(t: &'a str, words: &[&str]) -> Option<&'a str> {
+    let first = *t.as_bytes().first()?;
+    words.iter().find_map(|w| if w.as_bytes()[0] == first { t.strip_prefix(w) } else { None })
 }
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
