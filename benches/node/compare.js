@@ -9,7 +9,7 @@
 // machine's noise alone.
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
-import { CLASSES, SIZES } from './inputs.js'
+import { CLASSES, FLOODS, SIZES } from './inputs.js'
 import { race } from './timing.js'
 
 const other = process.argv[2]
@@ -26,7 +26,7 @@ const config = (strategy) => ({ thresholdChars: 8192, headChars: 4096, tailChars
 
 for (const [size, points] of SIZES) {
   if (only ? size !== only : points > 1 << 20) continue
-  for (const [cls, make] of Object.entries(CLASSES)) {
+  for (const [cls, make] of Object.entries({ ...CLASSES, ...FLOODS })) {
     const blocks = make(points)
     for (const strategy of ['head-tail', 'lines']) {
       const a = new ours.NativePruner(config(strategy))

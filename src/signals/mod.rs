@@ -169,13 +169,16 @@ pub struct Signals {
     traces: Traces,
     /// The file headers above bare-located diagnostics, ascending.
     file_headers: Vec<u32>,
+    /// The last [`Signals::position`] found, where the next search starts.
+    hint: std::cell::Cell<usize>,
 }
 
 impl Signals {
     /// The signal of line `k` (the default for a line without one).
     pub fn get(&self, k: usize) -> LineSignal {
-        match u32::try_from(k).map(|k| self.lines.binary_search(&k)) {
-            Ok(Ok(i)) => self.signals[i],
+        let i = self.position(k);
+        match self.lines.get(i) {
+            Some(&l) if l as usize == k => self.signals[i],
             _ => LineSignal::default(),
         }
     }
@@ -209,7 +212,40 @@ impl Signals {
 
     /// Position of the first record at or after line `k`.
     pub fn position(&self, k: usize) -> usize {
-        self.lines.partition_point(|&l| (l as usize) < k)
+        // Lookups come a few lines apart: gallop from the last answer to
+        // bounds the answer lies within, then search between them.
+        let lines = &self.lines;
+        let before = |i: usize| (lines[i] as usize) < k;
+        let hint = self.hint.get().min(lines.len());
+        let (mut lo, mut hi) = (hint, hint);
+        let mut step = 1;
+        if hint == 0 || before(hint - 1) {
+            // The answer is at `lo` or after it.
+            hi = lines.len();
+            while lo + step <= lines.len() {
+                if !before(lo + step - 1) {
+                    hi = lo + step - 1;
+                    break;
+                }
+                lo += step;
+                step *= 2;
+            }
+        } else {
+            // Record `hi - 1` is at or after `k`: the answer is before `hi`.
+            hi -= 1;
+            lo = 0;
+            while step <= hi {
+                if before(hi - step) {
+                    lo = hi - step + 1;
+                    break;
+                }
+                hi -= step;
+                step *= 2;
+            }
+        }
+        let found = lo + lines[lo..hi].partition_point(|&l| (l as usize) < k);
+        self.hint.set(found);
+        found
     }
 
     /// The records of lines in `range`, ascending: (line, signal).

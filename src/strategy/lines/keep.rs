@@ -103,6 +103,13 @@ impl Kept {
     }
 }
 
+/// What [`KeepSet::admits`] found of a line it lets [`KeepSet::add`] go on with.
+struct Admitted {
+    line_cps: usize,
+    /// Whether it may be cut (longer than the cap, or evidence).
+    long: bool,
+}
+
 /// The growing keep-set and the exact size it renders to. Invariant:
 /// `cost` is the code points `kept` renders to, and never above `limit`,
 /// which is never above `budget`.
@@ -196,13 +203,17 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         (self.index.run_cost_in(t, run), split)
     }
 
-    /// Adds line `k` for `reason` if it fits, whole when it is at most `cap`
-    /// code points and fits, else cut to what fits. Returns whether it was added.
-    pub fn add(&mut self, k: usize, cap: usize, reason: Reason) -> bool {
-        self.attempts += 1;
+    /// Whether [`KeepSet::add`] could take line `k` for `reason` now, by
+    /// the tests that need no run costs; `false` means it is refused.
+    pub fn may_add(&self, k: usize, cap: usize, reason: Reason) -> bool {
+        self.admits(k, cap, reason).is_some()
+    }
+
+    /// [`KeepSet::add`]'s first tests, and what it goes on with.
+    fn admits(&self, k: usize, cap: usize, reason: Reason) -> Option<Admitted> {
         // Adding a line never lowers the size, so a full selection takes nothing.
         if k >= self.index.line_count() || self.is_kept(k) || self.cost >= self.limit {
-            return false;
+            return None;
         }
         let line_cps = self.index.cps(k);
         // Dropping a line into its run saves at most that run's marker line,
@@ -218,22 +229,30 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         let long = line_cps > cap || evidence;
         let cut = long && cap >= cut_floor && most_room >= cut_floor;
         if !whole && !cut {
-            return false;
+            return None;
         }
-        let t = self.index.text_of(k);
         // A line between two dropped lines of its text splits their run in
         // two: whatever the runs, that costs at least the line, the smaller
         // of each neighbour and a marker, less the one marker saved.
-        let bounds = &self.index.bounds[t];
+        let bounds = &self.index.bounds[self.index.text_of(k)];
         if k > bounds.start && k + 1 < bounds.end && !self.is_kept(k - 1) && !self.is_kept(k + 1) {
             let near = self.index.cps(k - 1).min(self.min_run_cost) + self.index.cps(k + 1).min(self.min_run_cost);
             let least = |kept: usize| (kept + near).saturating_sub(self.max_run_cost);
             let whole = line_cps <= cap && least(line_cps) <= self.limit - self.cost;
             let cut = long && cap >= cut_floor && least(cut_floor) <= self.limit - self.cost;
             if !whole && !cut {
-                return false;
+                return None;
             }
         }
+        Some(Admitted { line_cps, long })
+    }
+
+    /// Adds line `k` for `reason` if it fits, whole when it is at most `cap`
+    /// code points and fits, else cut to what fits. Returns whether it was added.
+    pub fn add(&mut self, k: usize, cap: usize, reason: Reason) -> bool {
+        self.attempts += 1;
+        let Some(Admitted { line_cps, long }) = self.admits(k, cap, reason) else { return false };
+        let t = self.index.text_of(k);
         let (old, split) = self.run_costs(t, k);
         // Cost of everything but line k after adding it (may be negative).
         let base = self.cost as isize - old as isize + split as isize;

@@ -235,6 +235,10 @@ impl LogPlan<'_, '_, '_> {
                 break;
             }
             let k = ranked.repeats[i] as usize;
+            // Most of a flood's repeats no longer fit: refused before their causes are read.
+            if !self.keep.may_add(k, cap, Reason::Repeat) {
+                continue;
+            }
             let nearest = self.nearest_causes(k);
             if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, cap, Reason::Repeat) {
                 for c in nearest {
@@ -370,10 +374,10 @@ impl LogPlan<'_, '_, '_> {
     /// location line below, or the file header above bare `line:column`
     /// findings.
     fn keep_diagnostic(&mut self, k: usize, reason: Reason) {
-        let s = self.get(k);
         if !self.keep.add(k, self.cap, reason) && !self.keep.is_kept(k) {
             return;
         }
+        let s = self.get(k);
         if s.located_below() {
             self.keep.add(k + 1, self.cap, Reason::Cause);
         }
