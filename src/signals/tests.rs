@@ -213,6 +213,19 @@ fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
 }
 
 #[test]
+fn a_pytest_failures_e_lines_after_its_first_are_its_causes() {
+    let pytest = "    def test_merge():\n>       assert merge(1) == 3\nE       assert 2 == 3\nE         Differing items:\nE         {1: 2} != {1: 3}\n\ntests/test_merge.py:25: AssertionError\n";
+    let s = classify(pytest);
+    assert_eq!(s[2].failure, Failure::Strong);
+    for k in [3, 4] {
+        assert_eq!(s[k].failure, Failure::None, "line {k}");
+        assert!(s[k].cause(), "line {k}");
+    }
+    // The failure's location stays a failure line of its own.
+    assert_eq!(s[6].failure, Failure::Strong);
+}
+
+#[test]
 fn keywords_straddling_scan_windows_are_found() {
     const W: usize = prefilter::SCAN_WINDOW;
     for at in [W - 3, W - 1, W, 3 * W + 2] {

@@ -151,8 +151,27 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         let mut j = i + 1;
         // The explaining block, then (after at most a few lines) the trace.
         let mut gap = 0;
+        let lines = self.lines;
+        let pytest_detail = |k: usize| {
+            let line = lines.line(k);
+            super::prefilter::starts_pytest_detail(&line[super::view::content_start(line)..])
+        };
+        let details = pytest_detail(i);
         while j < n && j < i + 1 + CAUSE_BELOW {
             let s = self.get(j);
+            // A pytest failure's `E` lines after its first explain it: one
+            // failure with its causes, not a failure a line.
+            if details && s.failure == Failure::Strong && pytest_detail(j) {
+                self.read(j);
+                let value = patterns.states_value.is_match(self.buf.as_bytes());
+                self.reading.update(j, |s| {
+                    s.failure = Failure::None;
+                    s.set_cause(true);
+                    s.set_states_value(value);
+                });
+                j += 1;
+                continue;
+            }
             if !(panic && j == i + 1) && (self.passes(j) || s.summary()) {
                 break;
             }

@@ -175,7 +175,18 @@ impl LogPlan<'_, '_, '_> {
             self.keep_diagnostic(k as usize, Reason::Failure);
         }
         self.keep.set_limit(failure_limit);
-        let ranked = rank::rank_failures(self.signals, self.index);
+        let mut ranked = rank::rank_failures(self.signals, self.index);
+        // A CI job stops at its failing step: failures printed in the steps
+        // before it did not fail the job (a warning's traceback while
+        // installing), so they come after the failing step's own.
+        let step = self.failing_step();
+        if let Some(step) = step {
+            let (inside, before): (Vec<u32>, Vec<u32>) = ranked
+                .distinct
+                .iter()
+                .partition(|&&k| k as usize >= step || self.index.text_of(k as usize) != self.index.text_of(step));
+            ranked.distinct = inside.into_iter().chain(before).collect();
+        }
         // Each distinct failure with its nearest causes and its trace's key frames...
         for &k in &ranked.distinct {
             let k = k as usize;
@@ -211,7 +222,7 @@ impl LogPlan<'_, '_, '_> {
         }
         // A CI runner's failing step: the `##[group]Run …` line that opened
         // the step holding the job's last verdict says what failed, once every distinct failure has what explains it.
-        if let Some(step) = self.failing_step() {
+        if let Some(step) = step {
             self.keep.add(step, cap, Reason::Cause);
         }
         // Weak failure words right next to a kept failure line read as part of it.

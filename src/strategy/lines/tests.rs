@@ -285,6 +285,50 @@ fn a_line_within_the_cap_is_never_cut_just_to_fill() {
 }
 
 #[test]
+fn a_failure_in_a_step_the_job_went_past_comes_after_the_failing_steps_own() {
+    let ts = |i: usize| format!("2026-04-22T16:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60);
+    let mut log = String::new();
+    // The set-up step prints a traceback and goes on; the test step fails the job.
+    log.push_str(&format!("{}##[group]Run pip install -e .\n", ts(0)));
+    for i in 0..300 {
+        log.push_str(&format!("{}Collecting package_{i}\n", ts(1 + i)));
+    }
+    log.push_str(&format!("{}Traceback (most recent call last):\n", ts(301)));
+    for i in 0..6 {
+        log.push_str(&format!(
+            "{}  File \"/tmp/build-env/lib/setuptools/cmd_{i}.py\", line {i}, in run\n",
+            ts(302 + i)
+        ));
+        log.push_str(&format!("{}    self.run_command_{i}()\n", ts(302 + i)));
+    }
+    log.push_str(&format!(
+        "{}FileNotFoundError: [Errno 2] No such file or directory: '/tmp/build-env/version'\n",
+        ts(310)
+    ));
+    // More of what the set-up step printed and got past: each says something else.
+    for (i, what) in ["wheel", "sdist", "egg info", "metadata", "license file", "entry points"].iter().enumerate() {
+        let padding = "x".repeat(60 + 10 * i);
+        log.push_str(&format!("{}error: could not build the {what} of package_{i}: {padding}\n", ts(310)));
+    }
+    for i in 0..300 {
+        log.push_str(&format!("{}Installing collected package_{i}\n", ts(311 + i)));
+    }
+    log.push_str(&format!("{}##[endgroup]\n{}##[group]Run pytest\n", ts(700), ts(701)));
+    for i in 0..300 {
+        log.push_str(&format!("{}tests/test_mod.py::test_ok_{i} PASSED\n", ts(702 + i)));
+    }
+    log.push_str(&format!("{}ZeroDivisionError: division by zero in tests/test_mod.py:41\n", ts(1100)));
+    for i in 0..300 {
+        log.push_str(&format!("{}tests/test_more.py::test_ok_{i} PASSED\n", ts(1101 + i)));
+    }
+    log.push_str(&format!("{}##[error]Process completed with exit code 1.\n", ts(1500)));
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(1024), &LineOptions::default()).unwrap());
+    assert!(o.contains("ZeroDivisionError: division by zero"), "the failing step's failure is missing\n{o}");
+}
+
+#[test]
 fn a_ci_runners_failing_step_is_named_with_its_verdict() {
     let ts = |i: usize| format!("2026-04-22T16:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60);
     let mut log = String::new();
