@@ -410,6 +410,36 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
     (vec![top, shallow, first_elements, sorted], steps)
 }
 
+/// The files at the top of a `find` (the entries of its shallowest
+/// directories that are not directories themselves), when they are few: a
+/// tree's top-level files (its read-me, its build file) say what it is;
+/// a top of hundreds of files says less than the folders under it.
+/// `dirs` are the directories found, `lists` each directory's entries,
+/// `depths` its depth.
+fn top_files(dirs: &[(u32, Option<usize>)], lists: &[Vec<u32>], depths: &[usize]) -> Vec<u32> {
+    let top = depths.iter().copied().min().unwrap_or(0);
+    let mut folders: Vec<u32> = dirs.iter().map(|&(k, _)| k).collect();
+    folders.sort_unstable();
+    let mut files: Vec<u32> = lists
+        .iter()
+        .zip(depths)
+        .filter(|&(_, &d)| d == top)
+        .flat_map(|(l, _)| l.iter().copied())
+        .filter(|k| folders.binary_search(k).is_err())
+        .collect();
+    files.sort_unstable();
+    if files.len() > FEW_TOP_FILES {
+        files.clear();
+    }
+    files
+}
+
+/// The lines at the start of a `find` that are its top tier.
+const FIND_HEAD: usize = 10;
+
+/// At most this many files at the top of a `find` make a tier of their own.
+const FEW_TOP_FILES: usize = 32;
+
 /// Listings: the first directory's entries (the top of an `ls -R`), then
 /// the directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
@@ -421,6 +451,8 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     // Headers, `find` directories and totals with their depth (path components; a total: none).
     let mut dirs: Vec<(u32, Option<usize>)> = Vec::new();
     let mut by_dir = Groups::default();
+    // The depth of each of `by_dir`'s directories.
+    let mut dir_depths: Vec<usize> = Vec::new();
     // The last `find` path, to tell whether the next one is inside it.
     let (mut last_path, mut last_at) = (String::new(), None);
     let mut v = String::new();
@@ -446,7 +478,12 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             last_path.clear();
             last_path.push_str(t);
             last_at = Some(k);
-            by_dir.add(t.rsplit_once('/').map_or("", |(d, _)| d).as_bytes(), k);
+            let dir = t.rsplit_once('/').map_or("", |(d, _)| d);
+            let lists = by_dir.lists.len();
+            by_dir.add(dir.as_bytes(), k);
+            if by_dir.lists.len() > lists {
+                dir_depths.push(path_depth(dir));
+            }
         } else if let Some(entries) = groups.last_mut() {
             entries.push(k);
         } else {
@@ -454,6 +491,7 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
     }
     let found = !by_dir.lists.is_empty();
+    let top_files = if found { top_files(&dirs, &by_dir.lists, &dir_depths) } else { Vec::new() };
     let mut lists = groups;
     lists.extend(by_dir.lists);
     // The first directory listed (the top of an `ls -R`) is read first.
@@ -470,7 +508,13 @@ fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let entries = round_robin(others, 1);
     // A `find` path names itself; an `ls -R` entry means little without its header.
     if found {
-        vec![top, firsts, first, second, rest, entries]
+        // A `find`'s first paths are its top, read in order.
+        let mut top = top;
+        let first_paths = lists.iter().skip(1).flatten().copied().filter(|&k| (k as usize) < FIND_HEAD);
+        top.extend(first_paths);
+        top.sort_unstable();
+        top.dedup();
+        vec![top, top_files, firsts, first, second, rest, entries]
     } else {
         vec![top, first, second, rest, firsts, entries]
     }

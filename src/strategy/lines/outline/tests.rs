@@ -13,16 +13,36 @@ fn listings_order_directories_shallowest_first() {
     let find =
         ".\n./a\n./a/x.rs\n./a/deep\n./a/deep/y.rs\n./a/deep/deeper\n./a/deep/deeper/w.rs\n./b\n./b/z.rs\n./main.rs\n";
     let t = tiers_of(Kind::Listing, find);
-    // After the top and the first entry of each directory: ./a, ./b
-    // and ./a/deep (down to one level below the shallowest), then
+    // After the top, its files and the first entry of each directory:
+    // ./a, ./b and ./a/deep (down to one level below the shallowest), then
     // ./a/deep/deeper; no file is a directory.
-    assert_eq!(t[2], vec![1, 3, 7], "{t:?}");
-    assert_eq!(t[3], vec![5], "{t:?}");
+    assert_eq!(t[3], vec![1, 3, 7], "{t:?}");
+    assert_eq!(t[4], vec![5], "{t:?}");
     // ls -R: headers by depth, before the first entries.
     let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
     let t = tiers_of(Kind::Listing, ls);
     assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
     assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
+}
+
+#[test]
+fn a_finds_first_paths_and_top_files_come_first() {
+    // A package: its first paths, a deep test tree, then its top files.
+    let mut find = String::from("pkg\npkg/.gitattributes\npkg/src\n");
+    find.extend((0..6).map(|i| format!("pkg/src/mod_{i}.py\n")));
+    for d in 0..20 {
+        find.push_str(&format!("pkg/tests/cases/case_{d}\npkg/tests/cases/case_{d}/input.txt\n"));
+    }
+    find.push_str("pkg/README.md\npkg/pyproject.toml\n");
+    let t = tiers_of(Kind::Listing, &find);
+    // The first ten lines in order, then the top files not among them.
+    assert_eq!(t[0], (0..10).collect::<Vec<u32>>(), "{t:?}");
+    let n = find.lines().count() as u32;
+    assert_eq!(t[1], vec![1, n - 2, n - 1], "{t:?}");
+    // A top of many files is no tier of its own: the folders under it say more.
+    let many: String =
+        (0..40).map(|i| format!("top/file_{i}.go\n")).chain(["top/sub\ntop/sub/x.go\n".into()]).collect();
+    assert!(tiers_of(Kind::Listing, &many)[1].is_empty());
 }
 
 #[test]
