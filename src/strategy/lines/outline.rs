@@ -343,8 +343,9 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
         let line = lines.line(k);
         let depth = stack.len();
         let later = later_arrays > 0;
-        let first = line.iter().find(|&&u| !is_space(u));
-        let key = matches!(first, Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
+        // Indentation changes nothing: the reading starts past it.
+        let start = line.iter().position(|&u| !is_space(u)).unwrap_or(line.len());
+        let key = matches!(line.get(start), Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
         let k = k as u32;
         if !later && depth <= 1 && key {
             top.push(k);
@@ -355,20 +356,19 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
         } else {
             deeper.push((depth as u32, k));
         }
-        let mut in_string = false;
-        let mut escaped = false;
-        for &u in line {
-            if in_string {
-                match u {
-                    _ if escaped => escaped = false,
-                    0x5C => escaped = true,
-                    0x22 => in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
+        let mut at = start;
+        while let Some(&u) = line.get(at) {
+            at += 1;
             match u {
-                0x22 => in_string = true,
+                // A string, to its closing quote: an escape takes the unit after it.
+                0x22 => {
+                    while let Some(&c) = line.get(at) {
+                        at += if c == 0x5C { 2 } else { 1 };
+                        if c == 0x22 {
+                            break;
+                        }
+                    }
+                }
                 0x7B | 0x5B => {
                     steps += 1;
                     stack.push(if u == 0x5B { ARRAY } else { 0 });
