@@ -171,6 +171,8 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
     ['kinds-holdout', [[4096, 0.7], [8192, 0.85], [32768, 0.95]]],
     ['runs3-tune', [[4096, 0.86], [8192, 0.94], [32768, 0.98]]],
     ['runs3-check', [[4096, 0.78], [8192, 0.84], [32768, 0.95]]],
+    ['runs4-tune', [[4096, 0.92], [8192, 0.93], [32768, 0.97]]],
+    ['runs4-check', [[4096, 0.78], [8192, 0.92], [32768, 0.94]]],
   ]
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {
