@@ -212,8 +212,8 @@ impl Signals {
 
     /// Position of the first record at or after line `k`.
     pub fn position(&self, k: usize) -> usize {
-        // Lookups come a few lines apart: gallop from the last answer to
-        // bounds the answer lies within, then search between them.
+        // Lookups come a few lines apart: from the last answer, steps that
+        // double bound the answer, then a search between the bounds.
         let lines = &self.lines;
         let before = |i: usize| (lines[i] as usize) < k;
         let hint = self.hint.get().min(lines.len());

@@ -315,3 +315,20 @@ fn a_flood_is_read_once_a_shape_and_codes_that_differ_in_digits_stay_apart() {
     // Lines equal but for their numbers are read as the one before them.
     assert!(signals.cost.read_as_findings <= 30, "{} lines read", signals.cost.read_as_findings);
 }
+
+proptest::proptest! {
+    /// The galloping lookup answers as a search of all records does, in
+    /// any order of queries (the hint moves forward, back, and far).
+    #[test]
+    fn position_gallops_to_the_answer_a_search_gives(
+        mut lines in proptest::collection::vec(0u32..2000, 0..300),
+        queries in proptest::collection::vec(0usize..2100, 1..200),
+    ) {
+        lines.sort_unstable();
+        lines.dedup();
+        let signals = Signals { signals: vec![LineSignal::default(); lines.len()], lines: lines.clone(), ..Signals::default() };
+        for k in queries {
+            proptest::prop_assert_eq!(signals.position(k), lines.partition_point(|&l| (l as usize) < k), "query {}", k);
+        }
+    }
+}

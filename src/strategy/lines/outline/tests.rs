@@ -76,10 +76,8 @@ fn tiers_put_the_map_first() {
     // The second array element comes last.
     assert!(json[3].contains(&9), "{json:?}");
     // Brackets, commas and escaped quotes inside strings open and close nothing.
-    let quoted = tiers_of(
-        Kind::Json,
-        "{\n  \"a\": \"{[\\\"]}, x\",\n  \"b\": \"\\\\\",\n  \"c\": {\n    \"d\": 1\n  }\n}\n",
-    );
+    let quoted =
+        tiers_of(Kind::Json, "{\n  \"a\": \"{[\\\"]}, x\",\n  \"b\": \"\\\\\",\n  \"c\": {\n    \"d\": 1\n  }\n}\n");
     assert_eq!(quoted[0], vec![0, 1, 2, 3, 6], "{quoted:?}");
     assert_eq!(quoted[1], vec![4, 5], "{quoted:?}");
 }
