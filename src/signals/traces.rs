@@ -25,6 +25,8 @@ use crate::text::TextLines;
 pub const CAUSE_BELOW: usize = 16;
 /// Non-blank lines just above a failure line that explain it (a command, a test's title).
 const CAUSE_ABOVE: usize = 2;
+/// Lines above a TAP failure searched for its test's `# name`.
+const TAP_TITLE_REACH: usize = 32;
 /// Lines of compiler context above a diagnostic read at most.
 const CONTEXT_ABOVE: usize = 32;
 /// Lines between a failure line and the first frame of its trace.
@@ -111,6 +113,10 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
     /// Marks up to [`CAUSE_ABOVE`] non-blank lines above failure line `i` (one
     /// blank line between is allowed) as its cause, stopping at a verdict.
     fn mark_cause_above(&mut self, i: usize) {
+        self.read(i);
+        if self.buf.trim_start().starts_with("not ok") {
+            self.mark_tap_title(i);
+        }
         let mut marked = 0;
         let mut blanks = 0;
         let mut j = i;
@@ -134,6 +140,23 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             self.reading.update(j, |s| s.set_cause(true));
             marked += 1;
+        }
+    }
+
+    /// Marks the `# name` line above TAP failure `i` (tape's test name,
+    /// node's `# Subtest:`), over the test's passing assertions, as its
+    /// cause: what failed, where the `not ok` line says only how.
+    fn mark_tap_title(&mut self, i: usize) {
+        for j in (i.saturating_sub(TAP_TITLE_REACH)..i).rev() {
+            let s = self.get(j);
+            if s.failure > Failure::None || s.summary() {
+                return;
+            }
+            self.read(j);
+            if self.buf.trim_start().starts_with("# ") {
+                self.reading.update(j, |s| s.set_cause(true));
+                return;
+            }
         }
     }
 

@@ -250,7 +250,13 @@ impl LogPlan<'_, '_, '_> {
             if !self.keep.may_add(k, cap, Reason::Repeat) {
                 continue;
             }
-            let nearest = self.nearest_causes(k);
+            // A repeat is told apart by its values and by its test's title above.
+            let mut nearest = self.nearest_causes(k);
+            if let Some(title) = self.causes(k).into_iter().find(|&c| c < k)
+                && !nearest.contains(&title)
+            {
+                nearest.push(title);
+            }
             if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, cap, Reason::Repeat) {
                 for c in nearest {
                     self.keep.add(c, cap, Reason::Cause);
@@ -419,7 +425,10 @@ impl LogPlan<'_, '_, '_> {
         let values: Vec<usize> =
             all.iter().copied().filter(|&c| self.get(c).states_value()).take(VALUE_LINES).collect();
         if !values.is_empty() {
-            return values;
+            // A value that opens a block (YAML's `expected: |-`) is stated
+            // on the line under it, which travels with it.
+            let block = |c: usize| opens_block(self.index.line(c)) && all.contains(&(c + 1));
+            return values.into_iter().flat_map(|c| std::iter::once(c).chain(block(c).then_some(c + 1))).collect();
         }
         all.into_iter().filter(|&c| !is_blank(self.index.line(c))).take(NEAREST_CAUSES).collect()
     }
@@ -459,6 +468,11 @@ impl LogPlan<'_, '_, '_> {
                     records.next();
                     above.push(j);
                 }
+                Some(&(l, s)) if l == j && s.pass() => {
+                    records.next();
+                }
+                // A TAP test's passing assertions stand between its title and its failure.
+                _ if tap_pass(self.index.line(j)) => {}
                 _ => break,
             }
         }
@@ -495,4 +509,20 @@ impl LogPlan<'_, '_, '_> {
         }
         None
     }
+}
+
+/// Whether `line` is a TAP assertion that passed (`ok 149 …`).
+fn tap_pass(line: &[u16]) -> bool {
+    let body = &line[crate::signals::content_start(line)..];
+    let start = body.iter().position(|&u| !crate::text::is_space(u)).unwrap_or(body.len());
+    body[start..].starts_with(&[u16::from(b'o'), u16::from(b'k'), u16::from(b' ')])
+}
+
+/// Whether `line` ends with a YAML block scalar's indicator (`|`, `|-`,
+/// `|+`, `>`, `>-`, `>+`) after a key: its value is on the lines under it.
+fn opens_block(line: &[u16]) -> bool {
+    let end = line.iter().rposition(|&u| !crate::text::is_space(u) && u != 0x0A && u != 0x0D).map_or(0, |i| i + 1);
+    let body = &line[..end];
+    let body = body.strip_suffix(&[u16::from(b'-')]).or_else(|| body.strip_suffix(&[u16::from(b'+')])).unwrap_or(body);
+    matches!(body, [.., 0x3A, 0x20, 0x7C | 0x3E])
 }

@@ -329,6 +329,52 @@ fn a_failure_in_a_step_the_job_went_past_comes_after_the_failing_steps_own() {
 }
 
 #[test]
+fn a_tap_failure_keeps_its_tests_title_and_the_values_under_its_yaml_keys() {
+    // tape: `# name`, the test's assertions, and where one fails the same
+    // `not ok` line as every other failure, with a YAML block under it.
+    let mut log = String::from("TAP version 13\n");
+    let mut n = 0;
+    for t in 0..120 {
+        log.push_str(&format!("# parses case {t} of the query string\n"));
+        for _ in 0..3 {
+            n += 1;
+            log.push_str(&format!("ok {n} should be deeply equivalent\n"));
+        }
+        if t % 12 == 5 {
+            n += 1;
+            log.push_str(&format!(
+                "not ok {n} should be deeply equivalent\n  ---\n    operator: deepEqual\n    expected: |-\n      {{ a: [ 'b{t}' ] }}\n    actual: |-\n      {{ a: {{ 0: 'b{t}' }} }}\n  ...\n"
+            ));
+        }
+    }
+    log.push_str(&format!("\n1..{n}\n# tests {n}\n# pass  {}\n# fail  10\n", n - 10));
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(3072), &LineOptions::default()).unwrap());
+    let kept: Vec<&str> = o.lines().collect();
+    let failures: Vec<usize> = (0..120).filter(|t| t % 12 == 5).collect();
+    let mut told_apart = 0;
+    for t in failures {
+        let value = format!("      {{ a: [ 'b{t}' ] }}");
+        if kept.contains(&value.as_str()) {
+            told_apart += 1;
+            let title = format!("# parses case {t} of the query string");
+            assert!(kept.contains(&title.as_str()), "case {t}: its values are kept without its title\n{o}");
+        }
+        // A YAML key whose value is on the line under it is not kept alone.
+        if let Some(i) = kept.iter().position(|l| *l == format!("      {{ a: {{ 0: 'b{t}' }} }}")) {
+            assert_eq!(kept[i - 1], "    actual: |-");
+        }
+    }
+    assert!(told_apart >= 3, "{told_apart} failures told apart\n{o}");
+    for (i, l) in kept.iter().enumerate() {
+        if l.ends_with(": |-") {
+            assert!(kept.get(i + 1).is_some_and(|v| v.starts_with("      {")), "{l} kept without its value\n{o}");
+        }
+    }
+}
+
+#[test]
 fn a_ci_runners_failing_step_is_named_with_its_verdict() {
     let ts = |i: usize| format!("2026-04-22T16:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60);
     let mut log = String::new();
