@@ -444,8 +444,9 @@ const FEW_TOP_FILES: usize = 32;
 /// the directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
 /// headers, then the first entry of every other directory; a `find`'s
-/// directories (a path the next one extends), with the first entry of every
-/// directory after the first level; then entries directory by directory in turn.
+/// first [`FIND_HEAD`] paths, its [`top_files`], the first entry of every
+/// directory, then its directories (a path the next one extends) by depth;
+/// then entries directory by directory in turn.
 fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
     // Headers, `find` directories and totals with their depth (path components; a total: none).
