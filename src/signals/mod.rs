@@ -266,5 +266,13 @@ pub fn is_blank(line: &[u16]) -> bool {
     line[content_start(line)..].iter().all(|&u| crate::text::is_space(u))
 }
 
+/// Whether `line`'s text, once a CI timestamp, ANSI escapes and its
+/// indentation are taken off, starts with `word` (ASCII).
+pub fn text_starts_with(line: &[u16], word: &str) -> bool {
+    let body = &line[content_start(line)..];
+    let start = body.iter().position(|&u| !crate::text::is_space(u)).unwrap_or(body.len());
+    body[start..].iter().copied().take(word.len()).eq(word.bytes().map(u16::from))
+}
+
 #[cfg(test)]
 mod tests;

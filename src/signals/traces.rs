@@ -113,10 +113,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
     /// Marks up to [`CAUSE_ABOVE`] non-blank lines above failure line `i` (one
     /// blank line between is allowed) as its cause, stopping at a verdict.
     fn mark_cause_above(&mut self, i: usize) {
-        let line = self.lines.line(i);
-        let body = &line[super::view::content_start(line)..];
-        let start = body.iter().position(|&u| !crate::text::is_space(u)).unwrap_or(body.len());
-        if body[start..].iter().copied().take(6).eq("not ok".encode_utf16()) {
+        if super::text_starts_with(self.lines.line(i), "not ok") {
             self.mark_tap_title(i);
         }
         let mut marked = 0;

@@ -33,7 +33,7 @@ use super::order::spread_positions;
 use super::rank::{self, Seen};
 use super::{LineOptions, Reason};
 use crate::signals::traces::CAUSE_BELOW;
-use crate::signals::{Failure, Frame, LineSignal, Signals, is_blank};
+use crate::signals::{Failure, Frame, LineSignal, Signals, is_blank, text_starts_with};
 
 /// Share of the budget kept for the last lines.
 pub const END_SHARE: f64 = 0.25;
@@ -468,11 +468,12 @@ impl LogPlan<'_, '_, '_> {
                     records.next();
                     above.push(j);
                 }
+                // A test's passing assertions (TAP's `ok 149 …`, read or
+                // not) stand between its title and its failure.
                 Some(&(l, s)) if l == j && s.pass() => {
                     records.next();
                 }
-                // A TAP test's passing assertions stand between its title and its failure.
-                _ if tap_pass(self.index.line(j)) => {}
+                _ if text_starts_with(self.index.line(j), "ok ") => {}
                 _ => break,
             }
         }
@@ -509,13 +510,6 @@ impl LogPlan<'_, '_, '_> {
         }
         None
     }
-}
-
-/// Whether `line` is a TAP assertion that passed (`ok 149 …`).
-fn tap_pass(line: &[u16]) -> bool {
-    let body = &line[crate::signals::content_start(line)..];
-    let start = body.iter().position(|&u| !crate::text::is_space(u)).unwrap_or(body.len());
-    body[start..].starts_with(&[u16::from(b'o'), u16::from(b'k'), u16::from(b' ')])
 }
 
 /// Whether `line` ends with a YAML block scalar's indicator (`|`, `|-`,
