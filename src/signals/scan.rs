@@ -29,6 +29,11 @@ impl Signals {
             let mut take = |chunk: Chunk, templates: &mut Templates| {
                 reading.cost.flagged += chunk.entries.len();
                 reading.cost.read_as_findings += chunk.read_as_findings;
+                // The rule of the last template joined, when a finding's: a
+                // finding of the same rule right after joins the same template
+                // by the table's same-as-last path, so its id is taken as it
+                // is (the table's ages keep their order either way).
+                let mut last_rule: Option<(u64, diagnostics::Severity, u32)> = None;
                 for (e, words) in chunk.iter() {
                     let (k, verdict) = (e.line as usize, e.verdict);
                     let mut s = LineSignal { failure: verdict.failure, ..LineSignal::default() };
@@ -43,9 +48,17 @@ impl Signals {
                         s.set_diagnostic(true);
                         s.set_severity(d.severity);
                         s.set_located_below(e.located_below);
-                        s.template = templates.id_of_words(&rule_words(&d));
+                        s.template = match last_rule {
+                            Some((rule, severity, id)) if rule == d.rule && severity == d.severity => id,
+                            _ => {
+                                let id = templates.id_of_words(&rule_words(&d));
+                                last_rule = Some((d.rule, d.severity, id));
+                                id
+                            }
+                        };
                     } else if verdict.templated() {
                         s.template = templates.id_of_words(words);
+                        last_rule = None;
                     }
                     if e.file_header {
                         s.set_file_header(true);
