@@ -212,38 +212,7 @@ impl Signals {
 
     /// Position of the first record at or after line `k`.
     pub fn position(&self, k: usize) -> usize {
-        // Lookups come a few lines apart: from the last answer, steps that
-        // double bound the answer, then a search between the bounds.
-        let lines = &self.lines;
-        let before = |i: usize| (lines[i] as usize) < k;
-        let hint = self.hint.get().min(lines.len());
-        let (mut lo, mut hi) = (hint, hint);
-        let mut step = 1;
-        if hint == 0 || before(hint - 1) {
-            // The answer is at `lo` or after it.
-            hi = lines.len();
-            while lo + step <= lines.len() {
-                if !before(lo + step - 1) {
-                    hi = lo + step - 1;
-                    break;
-                }
-                lo += step;
-                step *= 2;
-            }
-        } else {
-            // Record `hi - 1` is at or after `k`: the answer is before `hi`.
-            hi -= 1;
-            lo = 0;
-            while step <= hi {
-                if before(hi - step) {
-                    lo = hi - step + 1;
-                    break;
-                }
-                hi -= step;
-                step *= 2;
-            }
-        }
-        let found = lo + lines[lo..hi].partition_point(|&l| (l as usize) < k);
+        let found = gallop(&self.lines, self.hint.get(), k);
         self.hint.set(found);
         found
     }
@@ -258,6 +227,42 @@ impl Signals {
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (usize, LineSignal)> + '_ {
         self.within(0..usize::MAX)
     }
+}
+
+/// Position of the first of `lines` (ascending) at or after `k`, searched
+/// from `hint` (the last answer: lookups come a few lines apart).
+pub(crate) fn gallop(lines: &[u32], hint: usize, k: usize) -> usize {
+    // Lookups come a few lines apart: from the last answer, steps that
+    // double bound the answer, then a search between the bounds.
+    let before = |i: usize| (lines[i] as usize) < k;
+    let hint = hint.min(lines.len());
+    let (mut lo, mut hi) = (hint, hint);
+    let mut step = 1;
+    if hint == 0 || before(hint - 1) {
+        // The answer is at `lo` or after it.
+        hi = lines.len();
+        while lo + step <= lines.len() {
+            if !before(lo + step - 1) {
+                hi = lo + step - 1;
+                break;
+            }
+            lo += step;
+            step *= 2;
+        }
+    } else {
+        // Record `hi - 1` is at or after `k`: the answer is before `hi`.
+        hi -= 1;
+        lo = 0;
+        while step <= hi {
+            if before(hi - step) {
+                lo = hi - step + 1;
+                break;
+            }
+            hi -= step;
+            step *= 2;
+        }
+    }
+    lo + lines[lo..hi].partition_point(|&l| (l as usize) < k)
 }
 
 /// Whether `line` holds nothing but white space once a CI timestamp and

@@ -132,7 +132,7 @@ pub(crate) fn starts_pytest_detail(content: &[u16]) -> bool {
 
 /// Whether `line` is one of pytest's `E   ` detail lines (after a CI
 /// timestamp and escapes).
-fn pytest_detail_line(line: &[u16]) -> bool {
+pub(crate) fn pytest_detail_line(line: &[u16]) -> bool {
     // Only a digit, an escape or a caret can open a prefix content_start skips.
     let at = match line.first() {
         Some(&u) if (0x30..=0x39).contains(&u) || u == 0x1B || u == 0x5E => super::view::content_start(line),

@@ -367,28 +367,13 @@ impl<'s> Reading<'s> {
 
     /// This text's record of line `k`, if the keyword scan made one. The
     /// trace reading asks about lines near the last one it asked about, so
-    /// the records around the last answer are tried before a search.
+    /// the search starts from the last answer.
     fn record(&self, k: usize) -> Option<usize> {
         let global = (self.base + k) as u32;
         let lines = &self.signals.lines[self.first..];
-        let hint = self.hint.get();
-        // The record asked about last, and its neighbours, first.
-        for at in [hint, hint + 1, hint.wrapping_sub(1), hint + 2] {
-            if lines.get(at) == Some(&global) {
-                self.hint.set(at);
-                return Some(self.first + at);
-            }
-        }
-        match lines.binary_search(&global) {
-            Ok(at) => {
-                self.hint.set(at);
-                Some(self.first + at)
-            }
-            Err(at) => {
-                self.hint.set(at);
-                None
-            }
-        }
+        let at = super::gallop(lines, self.hint.get(), global as usize);
+        self.hint.set(at);
+        (lines.get(at) == Some(&global)).then_some(self.first + at)
     }
 
     /// The signal of text line `k` so far.

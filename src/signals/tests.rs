@@ -271,17 +271,19 @@ fn glyphs_flag_a_line_only_where_its_text_starts() {
     assert_eq!(signals.get(1).failure, Failure::Strong);
 }
 
+/// `$ flake8 src` and `n` findings of one rule, differing in numbers only.
+fn e501_flood(n: usize) -> String {
+    let mut log = String::from("$ flake8 src\n");
+    for i in 0..n {
+        let (file, line, width) = (i % 7, i % 90 + 10, 80 + i % 19);
+        log.push_str(&format!("src/m{file}.py:{line}:80: E501 line too long ({width} > 79 characters)\n"));
+    }
+    log
+}
+
 #[test]
 fn diagnostics_are_grouped_by_rule() {
-    let mut log = String::from("$ flake8 src\n");
-    for i in 0..300 {
-        log.push_str(&format!(
-            "src/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
-            i % 7,
-            i + 9,
-            80 + i % 30
-        ));
-    }
+    let mut log = e501_flood(300);
     log.push_str("src/core.py:212:5: F821 undefined name 'term_lenght'\n");
     let s = classify(&log);
     assert!(!s[0].diagnostic());
@@ -293,15 +295,7 @@ fn diagnostics_are_grouped_by_rule() {
 
 #[test]
 fn a_flood_is_read_once_a_shape_and_codes_that_differ_in_digits_stay_apart() {
-    let mut log = String::from("$ flake8 src\n");
-    for i in 0..3000 {
-        log.push_str(&format!(
-            "src/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
-            i % 7,
-            i % 90 + 10,
-            80 + i % 19
-        ));
-    }
+    let mut log = e501_flood(3000);
     // The same words under codes that differ in a digit: two rules.
     log.push_str("src/core.py:212:5: F821 name never bound\nsrc/core.py:213:5: F841 name never bound\n");
     let t = utf16(&log);

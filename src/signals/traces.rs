@@ -174,10 +174,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         // The explaining block, then (after at most a few lines) the trace.
         let mut gap = 0;
         let lines = self.lines;
-        let pytest_detail = |k: usize| {
-            let line = lines.line(k);
-            super::prefilter::starts_pytest_detail(&line[super::view::content_start(line)..])
-        };
+        let pytest_detail = |k: usize| super::prefilter::pytest_detail_line(lines.line(k));
         let details = pytest_detail(i);
         while j < n && j < i + 1 + CAUSE_BELOW {
             let s = self.get(j);

@@ -1,0 +1,121 @@
+//! Listings' tiers: `ls -R` by its headers, `find` by its paths.
+
+use super::{Groups, round_robin};
+use crate::signals::view;
+use crate::text::TextLines;
+
+/// The files at the top of a `find` (the entries of its shallowest
+/// directories that are not directories themselves), when they are few: a
+/// tree's top-level files (its read-me, its build file) say what it is;
+/// a top of hundreds of files says less than the folders under it.
+/// `dirs` are the directories found, `lists` each directory's entries,
+/// `depths` its depth.
+fn top_files(dirs: &[(u32, Option<usize>)], lists: &[Vec<u32>], depths: &[usize]) -> Vec<u32> {
+    let top = depths.iter().copied().min().unwrap_or(0);
+    let mut folders: Vec<u32> = dirs.iter().map(|&(k, _)| k).collect();
+    folders.sort_unstable();
+    let mut files: Vec<u32> = lists
+        .iter()
+        .zip(depths)
+        .filter(|&(_, &d)| d == top)
+        .flat_map(|(l, _)| l.iter().copied())
+        .filter(|k| folders.binary_search(k).is_err())
+        .collect();
+    files.sort_unstable();
+    if files.len() > FEW_TOP_FILES {
+        files.clear();
+    }
+    files
+}
+
+/// The lines at the start of a `find` that are its top tier.
+const FIND_HEAD: usize = 10;
+
+/// At most this many files at the top of a `find` make a tier of their own.
+const FEW_TOP_FILES: usize = 32;
+
+/// Listings: the first directory's entries (the top of an `ls -R`), then
+/// the directories shallowest first (down to one level below the
+/// shallowest, then two, then the rest with the totals): an `ls -R`'s
+/// headers, then the first entry of every other directory; a `find`'s
+/// first [`FIND_HEAD`] paths, its [`top_files`], the first entry of every
+/// directory, then its directories (a path the next one extends) by depth;
+/// then entries directory by directory in turn.
+pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+    let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
+    // Headers, `find` directories and totals with their depth (path components; a total: none).
+    let mut dirs: Vec<(u32, Option<usize>)> = Vec::new();
+    let mut by_dir = Groups::default();
+    // The depth of each of `by_dir`'s directories.
+    let mut dir_depths: Vec<usize> = Vec::new();
+    // The last `find` path, to tell whether the next one is inside it.
+    let (mut last_path, mut last_at) = (String::new(), None);
+    let mut v = String::new();
+    for k in 0..lines.len() {
+        view(lines.line(k), &mut v);
+        let t = v.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let k = k as u32;
+        if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
+            dirs.push((k, t.strip_suffix(':').map(path_depth)));
+            groups.push(Vec::new());
+        } else if t.contains('/') && !t.contains(' ') {
+            // `find` output: one path a line, grouped by directory.
+            if let Some(at) = last_at
+                && t.len() > last_path.len()
+                && t.starts_with(last_path.as_str())
+                && t.as_bytes()[last_path.len()] == b'/'
+            {
+                dirs.push((at, Some(path_depth(&last_path))));
+            }
+            last_path.clear();
+            last_path.push_str(t);
+            last_at = Some(k);
+            let dir = t.rsplit_once('/').map_or("", |(d, _)| d);
+            let lists = by_dir.lists.len();
+            by_dir.add(dir.as_bytes(), k);
+            if by_dir.lists.len() > lists {
+                dir_depths.push(path_depth(dir));
+            }
+        } else if let Some(entries) = groups.last_mut() {
+            entries.push(k);
+        } else {
+            groups.push(vec![k]);
+        }
+    }
+    let found = !by_dir.lists.is_empty();
+    let top_files = if found { top_files(&dirs, &by_dir.lists, &dir_depths) } else { Vec::new() };
+    let mut lists = groups;
+    lists.extend(by_dir.lists);
+    // The first directory listed (the top of an `ls -R`) is read first.
+    let top = lists.first().cloned().unwrap_or_default();
+    let others = lists.get(1..).unwrap_or_default();
+    let firsts: Vec<u32> = others.iter().filter_map(|e| e.first().copied()).collect();
+    // Levels below the shallowest directory: 0 and 1, then 2, then the rest.
+    let shallowest = dirs.iter().filter_map(|&(_, d)| d).min().unwrap_or(0);
+    let level = |d: Option<usize>| d.map_or(usize::MAX, |d| (d - shallowest).max(1));
+    let at = |keep: &dyn Fn(usize) -> bool| -> Vec<u32> {
+        dirs.iter().filter(|&&(_, d)| keep(level(d))).map(|&(k, _)| k).collect()
+    };
+    let (first, second, rest) = (at(&|l| l == 1), at(&|l| l == 2), at(&|l| l > 2));
+    let entries = round_robin(others, 1);
+    // A `find` path names itself; an `ls -R` entry means little without its header.
+    if found {
+        // A `find`'s first paths are its top, read in order.
+        let mut top = top;
+        let first_paths = lists.iter().skip(1).flatten().copied().filter(|&k| (k as usize) < FIND_HEAD);
+        top.extend(first_paths);
+        top.sort_unstable();
+        top.dedup();
+        vec![top, top_files, firsts, first, second, rest, entries]
+    } else {
+        vec![top, first, second, rest, firsts, entries]
+    }
+}
+
+/// Path components of a path (`.` and empty ones not counted).
+fn path_depth(path: &str) -> usize {
+    path.split('/').filter(|c| !c.is_empty() && *c != ".").count()
+}
