@@ -16,7 +16,8 @@
 //!    by meaning (the first frame in the project's own code, the first and
 //!    the last frame); failure lines repeating a template, spread over the
 //!    output; weak failure words, capped at [`WEAK_SHARE`] and spread.
-//! 3. **The start** ([`LogPlan::start`]), up to its share.
+//! 3. **The start** ([`LogPlan::start`]), up to its share: the first lines,
+//!    up to the first that does not fit.
 //! 4. **Context** ([`LogPlan::context`]) around failures, then more of both
 //!    ends, the end first.
 //!
@@ -206,7 +207,7 @@ impl LogPlan<'_, '_, '_> {
         // ...then the rest of what explains the failures.
         let kept_failures: Vec<usize> =
             ranked.distinct.iter().map(|&k| k as usize).filter(|&k| self.keep.is_kept(k)).collect();
-        for k in kept_failures {
+        for &k in &kept_failures {
             for c in self.causes(k) {
                 self.keep.add(c, cap, Reason::Cause);
             }
@@ -287,7 +288,10 @@ impl LogPlan<'_, '_, '_> {
             if self.keep.cost() >= start_target || self.keep.full() {
                 break;
             }
-            self.keep.add(k, self.cap, Reason::Start);
+            // The start is the first lines: it ends at the first that does not fit.
+            if !self.keep.add(k, self.cap, Reason::Start) && !self.keep.is_kept(k) {
+                break;
+            }
         }
     }
 

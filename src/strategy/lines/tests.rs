@@ -396,3 +396,22 @@ fn a_ci_runners_failing_step_is_named_with_its_verdict() {
         assert!(o.contains("##[error]Process completed with exit code 2."), "budget {budget}");
     }
 }
+
+proptest! {
+    /// The start is the first lines: a line kept as part of it follows
+    /// only kept lines.
+    #[test]
+    fn the_start_is_the_first_lines(text in arb_log(), threshold in 200u64..4000) {
+        let mut kept_so_far = true;
+        let mut gap_before_start = None;
+        let mut k = 0;
+        explain(&text, &budgets(threshold), &LineOptions::default(), |_, r| {
+            if r.reason == Some(Reason::Start) && !kept_so_far && gap_before_start.is_none() {
+                gap_before_start = Some(k);
+            }
+            kept_so_far &= r.reason.is_some();
+            k += 1;
+        });
+        prop_assert_eq!(gap_before_start, None);
+    }
+}
