@@ -14,7 +14,8 @@
 //!    (the block under it, the lines just above); clusters ranked last,
 //!    first, then inwards; summaries, the closing ones first; stack traces
 //!    by meaning (the first frame in the project's own code, the first and
-//!    the last frame); failure lines repeating a template, spread over the
+//!    the last frame); the earliest lines naming a kept failure's subject
+//!    ([`mentions`]); failure lines repeating a template, spread over the
 //!    output; weak failure words, capped at [`WEAK_SHARE`] and spread.
 //! 3. **The start** ([`LogPlan::start`]), up to its share: the first lines,
 //!    up to the first that does not fit.
@@ -36,6 +37,7 @@ use super::{LineOptions, Reason};
 use crate::signals::{Failure, LineSignal, Signals};
 
 mod causes;
+mod mentions;
 
 /// Share of the budget kept for the last lines.
 pub const END_SHARE: f64 = 0.25;
@@ -222,6 +224,7 @@ impl LogPlan<'_, '_, '_> {
         if let Some(step) = step {
             self.keep.add(step, cap, Reason::Cause);
         }
+        self.keep_mentions(&kept_failures);
         // Weak failure words right next to a kept failure line read as part of it.
         let n = self.n();
         let weak: Vec<u32> =

@@ -397,6 +397,31 @@ fn a_ci_runners_failing_step_is_named_with_its_verdict() {
     }
 }
 
+#[test]
+fn a_failures_subject_named_early_in_the_log_is_kept() {
+    // A resolver fetches every package first, then fails on one of them.
+    let mut log = String::from("npm verbose cli node npm\n");
+    for i in 0..300 {
+        let spec = if i == 40 { "leftpad@^5.0.0".to_string() } else { format!("pkg{i}@^{}.0.0", i % 7 + 1) };
+        let name = spec.split('@').next().unwrap_or_default().to_string();
+        log.push_str(&format!(
+            "npm silly fetch manifest {spec}\nnpm http fetch GET 200 https://registry.example/{name} 12ms\n"
+        ));
+    }
+    log.push_str("npm error code ETARGET\nnpm error notarget No matching version found for leftpad@^5.0.0.\n");
+    log.push_str("npm verbose exit 1\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096] {
+        let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        assert!(
+            o.contains("npm silly fetch manifest leftpad@^5.0.0\n"),
+            "budget {budget}: the fetch is missing from\n{o}"
+        );
+    }
+}
+
 proptest! {
     /// The start is the first lines: a line kept as part of it follows
     /// only kept lines.

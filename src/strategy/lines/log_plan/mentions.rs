@@ -1,0 +1,119 @@
+//! A failure's subject named earlier in a log: the package a resolver
+//! could not find (`No matching version found for uuid@^14.2.0`) was
+//! fetched and placed long before the error (`fetch manifest
+//! uuid@^14.2.0`), and those lines say where it came from.
+
+use memchr::memmem;
+
+use super::LogPlan;
+use crate::strategy::lines::Reason;
+
+/// Failures whose subjects are looked for, in rank order.
+const FAILURES: usize = 6;
+/// Subjects looked for at most.
+const SUBJECTS: usize = 6;
+/// Mentions kept at most, the earliest first.
+const MENTIONS: usize = 3;
+/// Code units of each text searched for mentions, from its start (the
+/// steps that name a subject come before its failure; the search is
+/// bounded whatever the text).
+const REACH: usize = 1 << 17;
+/// A subject's length in code units, at least and at most.
+const SUBJECT_LEN: std::ops::RangeInclusive<usize> = 4..=80;
+
+impl LogPlan<'_, '_, '_> {
+    /// Keeps the earliest lines that name the subject of one of the first
+    /// kept `failures` (see [`subjects`]), at most [`MENTIONS`].
+    pub(super) fn keep_mentions(&mut self, failures: &[usize]) {
+        let mut wanted: Vec<Vec<u16>> = Vec::new();
+        for &k in failures.iter().take(FAILURES) {
+            for s in subjects(self.index.line(k)) {
+                if wanted.len() < SUBJECTS && !wanted.contains(&s) {
+                    wanted.push(s);
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        let mut found: Vec<usize> = Vec::new();
+        for t in 0..self.index.texts.len() {
+            let text = self.index.texts[t].1;
+            let text = &text[..text.len().min(REACH)];
+            let bytes = units_as_bytes(text);
+            for subject in &wanted {
+                let finder = memmem::FinderBuilder::new().build_forward_with_ranker(Utf16Rank, units_as_bytes(subject));
+                // Only even offsets start a unit.
+                let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0);
+                for at in hits.take(MENTIONS * 2) {
+                    let line = self.index.line_at(t, at / 2);
+                    if !failures.contains(&line) && !found.contains(&line) {
+                        found.push(line);
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found.retain(|&k| !self.keep.is_kept(k));
+        let cap = self.cap;
+        for k in found.into_iter().take(MENTIONS) {
+            self.keep.add(k, cap, Reason::Cause);
+        }
+    }
+}
+
+/// The words of failure line `line` that name what failed: a word joining
+/// a name to a version or a path (`uuid@^14.2.0`, `tests/test_x.py::test_y`,
+/// `pkg.module`), with a letter, of [`SUBJECT_LEN`], without the quotes or
+/// punctuation around it; for `name@version`, also `name@`.
+fn subjects(line: &[u16]) -> Vec<Vec<u16>> {
+    let is_space = |u: &u16| matches!(*u, 0x20 | 0x09 | 0x0A | 0x0D);
+    let opening = |u: u16| matches!(u, 0x22 | 0x27 | 0x60 | 0x28 | 0x5B | 0x7B | 0x3C);
+    let closing =
+        |u: u16| matches!(u, 0x22 | 0x27 | 0x60 | 0x29 | 0x5D | 0x7D | 0x3E | 0x2C | 0x2E | 0x3B | 0x3A | 0x21 | 0x3F);
+    let joiner = |u: u16| matches!(u, 0x40 | 0x2F | 0x2E | 0x3A);
+    let mut out = Vec::new();
+    for word in line.split(is_space) {
+        let start = word.iter().position(|&u| !opening(u)).unwrap_or(word.len());
+        let end = word.iter().rposition(|&u| !closing(u)).map_or(start, |e| e + 1).max(start);
+        let word = &word[start..end];
+        let letter = word.iter().any(|&u| u < 0x80 && (u as u8).is_ascii_alphabetic());
+        if !SUBJECT_LEN.contains(&word.len()) || !letter || !word[1..].iter().any(|&u| joiner(u)) {
+            continue;
+        }
+        out.push(word.to_vec());
+        if let Some(at) = word.iter().position(|&u| u == 0x40)
+            && at >= 2
+        {
+            out.push(word[..=at].to_vec());
+        }
+    }
+    out
+}
+
+/// How common a byte is in UTF-16 text, roughly, so that a search keys on
+/// the needle's rarest bytes: the zero high byte of every ASCII unit most
+/// of all, then spaces, letters and digits, then punctuation.
+struct Utf16Rank;
+
+impl memchr::arch::all::packedpair::HeuristicFrequencyRank for Utf16Rank {
+    fn rank(&self, byte: u8) -> u8 {
+        match byte {
+            0 => 255,
+            b' ' => 250,
+            b'a'..=b'z' => 200,
+            b'0'..=b'9' => 160,
+            b'A'..=b'Z' => 120,
+            b'\t' | b'\n' | b'\r' | b'.' | b'-' | b'/' | b'_' | b':' | b',' => 100,
+            0x21..=0x7E => 60,
+            _ => 20,
+        }
+    }
+}
+
+/// The bytes of `units`, as they are in memory.
+fn units_as_bytes(units: &[u16]) -> &[u8] {
+    // SAFETY: a `[u16]` is `2 * len` initialised bytes; `u8` has alignment 1
+    // and the view lives no longer than `units`' borrow.
+    unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u8>(), units.len() * 2) }
+}
