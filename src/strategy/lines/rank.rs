@@ -72,10 +72,11 @@ pub(super) struct Ranked {
 
 /// Ranks the diagnostic lines (a linter's, type checker's or compiler's
 /// findings, grouped by rule in their template). The first line of each
-/// rule is distinct, and distinct lines go the most severe first, then
-/// the rarest rule first, then by where they stand: the one finding that
-/// differs from a flood comes before the flood's second line. The other
-/// lines are repeats.
+/// rule is distinct, and distinct lines go the most severe first; within a
+/// severity, the rarest rule and the most common one in turn (each by
+/// where it stands among rules as rare), so the one finding that differs
+/// comes first and the floods that make up the output are named next,
+/// all before any second line of a rule. The other lines are repeats.
 pub(super) fn rank_diagnostics(signals: &Signals) -> Ranked {
     let mut count = vec![0u32; signals.templates() as usize + 1];
     let (mut firsts, mut repeats) = (Vec::new(), Vec::new());
@@ -89,5 +90,25 @@ pub(super) fn rank_diagnostics(signals: &Signals) -> Ranked {
         *seen += 1;
     }
     firsts.sort_unstable_by_key(|&(k, template, severity)| (Reverse(severity), count[template as usize], k));
-    Ranked { distinct: firsts.into_iter().map(|(k, _, _)| k).collect(), repeats }
+    let mut distinct = Vec::with_capacity(firsts.len());
+    for group in firsts.chunk_by(|a, b| a.2 == b.2) {
+        // The group's rules, the most common first (the earliest among as common).
+        let mut common: Vec<usize> = (0..group.len()).collect();
+        common.sort_by_key(|&i| (Reverse(count[group[i].1 as usize]), group[i].0));
+        let mut taken = vec![false; group.len()];
+        let (mut rare, mut common) = (0..group.len(), common.into_iter());
+        // The rarest left and the most common left, in turn (neither
+        // side passes over a rule not taken).
+        let (mut left, mut turn) = (group.len(), 0);
+        while left > 0 {
+            let next = if turn % 2 == 0 { rare.find(|&i| !taken[i]) } else { common.find(|&i| !taken[i]) };
+            turn += 1;
+            if let Some(i) = next {
+                taken[i] = true;
+                distinct.push(group[i].0);
+                left -= 1;
+            }
+        }
+    }
+    Ranked { distinct, repeats }
 }

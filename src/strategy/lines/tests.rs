@@ -440,3 +440,26 @@ proptest! {
         prop_assert_eq!(gap_before_start, None);
     }
 }
+
+#[test]
+fn the_floods_that_make_up_a_list_of_findings_are_named_with_the_rare_ones() {
+    // Forty rules seen once each, then two floods of style findings.
+    let mut log = String::from("$ flake8 src\n");
+    for i in 0..40 {
+        log.push_str(&format!("src/pkg/odd{i}.py:{}:1: W6{i:02} a rule seen once\n", i + 3));
+    }
+    for i in 0..500 {
+        let (code, what) =
+            if i % 5 < 3 { ("E501", "line too long (88 > 79 characters)") } else { ("W291", "trailing whitespace") };
+        log.push_str(&format!("src/pkg/m{}.py:{}:80: {code} {what}\n", i % 40, i + 9));
+    }
+    log.push_str("540 problems\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for first in ["src/pkg/m0.py:9:80: E501", "src/pkg/m3.py:12:80: W291", "W600 a rule seen once"] {
+            assert!(o.contains(first), "budget {budget}: {first} missing from\n{o}");
+        }
+    }
+}
