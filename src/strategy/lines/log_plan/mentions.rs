@@ -63,9 +63,10 @@ impl LogPlan<'_, '_, '_> {
 }
 
 /// The words of failure line `line` that name what failed: a word joining
-/// a name to a version or a path (`uuid@^14.2.0`, `tests/test_x.py::test_y`,
-/// `pkg.module`), with a letter, of [`SUBJECT_LEN`], without the quotes or
-/// punctuation around it; for `name@version`, also `name@`.
+/// a name to a version, a test to its file or a name to its module
+/// (`uuid@^14.2.0`, `tests/test_x.py::test_y`, `pkg.module`), with a
+/// letter, of [`SUBJECT_LEN`], without the quotes or punctuation around
+/// it, and not a bare path; for `name@version`, also `name@`.
 fn subjects(line: &[u16]) -> Vec<Vec<u16>> {
     let is_space = |u: &u16| matches!(*u, 0x20 | 0x09 | 0x0A | 0x0D);
     let opening = |u: u16| matches!(u, 0x22 | 0x27 | 0x60 | 0x28 | 0x5B | 0x7B | 0x3C);
@@ -79,6 +80,11 @@ fn subjects(line: &[u16]) -> Vec<Vec<u16>> {
         let word = &word[start..end];
         let letter = word.iter().any(|&u| u < 0x80 && (u as u8).is_ascii_alphabetic());
         if !SUBJECT_LEN.contains(&word.len()) || !letter || !word[1..].iter().any(|&u| joiner(u)) {
+            continue;
+        }
+        // A bare path (an executable, a log file) is where, not what.
+        let has = |u: u16| word.contains(&u);
+        if has(0x2F) && !has(0x40) && !word.windows(2).any(|w| w == [0x3A, 0x3A]) {
             continue;
         }
         out.push(word.to_vec());
