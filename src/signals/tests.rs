@@ -184,6 +184,17 @@ fn traces_after_a_failure_and_their_project_frames() {
     assert_eq!(s[3].frame, Frame::Library);
     assert_eq!(s[4].frame, Frame::Library);
     assert!(s[5].frame_head() && s[5].frame == Frame::Project && s[6].frame == Frame::Project);
+    // JUnit's console: a runtime frame without a source under the test's
+    // own frame reads as its detail, and says nothing of where the test is.
+    let junit = "  => java.lang.IllegalArgumentException: not a numeral: CLXXXVIII
+       com.acme.Roman.fromRoman(Roman.java:35)
+       com.acme.RomanTest.roundTrip(RomanTest.java:37)
+       jdk.internal.reflect.GeneratedMethodAccessor1.invoke(Unknown Source)
+       java.base/java.lang.reflect.Method.invoke(Method.java:569)
+";
+    let s = classify(junit);
+    let frames: Vec<Frame> = s.iter().map(|x| x.frame).collect();
+    assert_eq!(frames, [Frame::None, Frame::Project, Frame::Project, Frame::Project, Frame::Library], "{s:?}");
 }
 
 #[test]

@@ -310,7 +310,13 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             let rust_at =
                 in_frame && numbered_head && self.buf.trim_start().starts_with("at ") && self.get(j - 1).frame_head();
             if detail || rust_at {
-                if let Some((_, library)) = current.as_mut() {
+                // Where a frame's code is, when a detail line says (Rust's
+                // `at path:line`, Go's path line); a detail line naming no
+                // place (a JVM frame without a source, `(Unknown Source)`)
+                // says nothing of the head's.
+                if let Some((_, library)) = current.as_mut()
+                    && names_a_place(bytes)
+                {
                     *library |= library_text(&self.buf);
                 }
                 numbered_head = false;
@@ -466,4 +472,10 @@ impl Traces {
         }
         chosen.into_iter().flat_map(unit).collect()
     }
+}
+
+/// Whether a line names a place in a file: a `:` followed by a digit
+/// (`path:12`, `path:12:5`).
+fn names_a_place(bytes: &[u8]) -> bool {
+    bytes.windows(2).any(|w| w[0] == b':' && w[1].is_ascii_digit())
 }
