@@ -269,6 +269,15 @@ impl<'a> TextLines<'a> {
     }
 }
 
+/// The bytes of `units` as they are in memory, for byte searches over
+/// UTF-16 text: a needle viewed the same way matches whole units only at
+/// even offsets.
+pub(crate) fn unit_bytes(units: &[u16]) -> &[u8] {
+    // SAFETY: a `[u16]` is `2 * len` initialised bytes; `u8` has alignment 1
+    // and the view lives no longer than `units`' borrow.
+    unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u8>(), units.len() * 2) }
+}
+
 /// Encodes a `&str` as UTF-16 code units.
 pub fn utf16(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()

@@ -91,9 +91,7 @@ fn worth<U: Copy + Into<u16>>(line: &[U], holds: impl Fn(u8) -> bool) -> bool {
 /// Whether `line` holds the ASCII unit `unit`: a byte search over the
 /// units' bytes, each hit checked against the unit it falls in.
 fn find_unit(line: &[u16], unit: u8) -> bool {
-    // SAFETY: a `[u16]` is `2 * len` initialised bytes; `u8` has alignment 1
-    // and the view lives no longer than `line`'s borrow.
-    let bytes = unsafe { std::slice::from_raw_parts(line.as_ptr().cast::<u8>(), line.len() * 2) };
+    let bytes = crate::text::unit_bytes(line);
     memchr::memchr_iter(unit, bytes).any(|i| line[i / 2] == u16::from(unit))
 }
 

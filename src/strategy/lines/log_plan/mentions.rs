@@ -7,6 +7,7 @@ use memchr::memmem;
 
 use super::LogPlan;
 use crate::strategy::lines::Reason;
+use crate::text::unit_bytes;
 
 /// Failures whose subjects are looked for, in rank order.
 const FAILURES: usize = 6;
@@ -40,9 +41,9 @@ impl LogPlan<'_, '_, '_> {
         for t in 0..self.index.texts.len() {
             let text = self.index.texts[t].1;
             let text = &text[..text.len().min(REACH)];
-            let bytes = units_as_bytes(text);
+            let bytes = unit_bytes(text);
             for subject in &wanted {
-                let finder = memmem::FinderBuilder::new().build_forward_with_ranker(Utf16Rank, units_as_bytes(subject));
+                let finder = memmem::FinderBuilder::new().build_forward_with_ranker(Utf16Rank, unit_bytes(subject));
                 // Only even offsets start a unit.
                 let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0);
                 for at in hits.take(MENTIONS * 2) {
@@ -115,11 +116,4 @@ impl memchr::arch::all::packedpair::HeuristicFrequencyRank for Utf16Rank {
             _ => 20,
         }
     }
-}
-
-/// The bytes of `units`, as they are in memory.
-fn units_as_bytes(units: &[u16]) -> &[u8] {
-    // SAFETY: a `[u16]` is `2 * len` initialised bytes; `u8` has alignment 1
-    // and the view lives no longer than `units`' borrow.
-    unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u8>(), units.len() * 2) }
 }
