@@ -60,6 +60,12 @@ export declare class NativePruner {
 }
 
 /**
+ * The budget keys a config (and a tool rule) may give, in the order the
+ * allowed list names them.
+ */
+export declare function budgetKeys(): Array<string>
+
+/**
  * Throws the `RangeError` `retrievePage` would for `thresholdChars` too
  * small for a page of any retrieval, so the tool can refuse it at load.
  */

@@ -716,8 +716,9 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, checkRetrievalThreshold, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, budgetKeys, checkRetrievalThreshold, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
+export { budgetKeys }
 export { checkRetrievalThreshold }
 export { codePointLength }
 export { contentHash }

@@ -5,15 +5,13 @@
  * message; a key not given is absent from the resolved config, so the
  * default config stays upstream's.
  */
+import * as native from '../index.js'
 import type { PolicyOptions, ToolRule } from '../index.js'
 import { assertInteger, describe } from './values.js'
 import type { ResolvedConfig, ResolvedPolicy, ResolvedToolRule, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
 
-/** The policy's keys, after the budget keys in the allowed list. */
-export const POLICY_KEYS: readonly string[] = Object.freeze(['recentTokens', 'contextWindow', 'thresholdRatio', 'tools'])
-
-/** The budget keys a tool rule may give, and `prune`. */
-const RULE_BUDGET_KEYS = ['thresholdChars', 'headChars', 'tailChars', 'strategy', 'keepChars', 'contextLines', 'edgeLines'] as const
+/** The budget keys a tool rule may give (the core's list), and `prune`. */
+const RULE_BUDGET_KEYS: readonly string[] = Object.freeze(native.budgetKeys())
 const RULE_KEYS: readonly string[] = Object.freeze([...RULE_BUDGET_KEYS, 'prune'])
 
 type Resolve = (config: ToolResultPruneConfig) => ResolvedConfig
@@ -52,7 +50,8 @@ function resolveTools(config: ToolResultPruneConfig, resolve: Resolve): Readonly
     throw new TypeError(`ToolResultPruneConfig: tools (${describe(tools)}) must be an object mapping tool names to rules`)
   }
   const inherited: Record<string, unknown> = {}
-  for (const key of RULE_BUDGET_KEYS) if (config[key] !== undefined) inherited[key] = config[key]
+  const given = config as Record<string, unknown>
+  for (const key of RULE_BUDGET_KEYS) if (given[key] !== undefined) inherited[key] = given[key]
   const entries = Object.keys(tools).map((name): [string, ResolvedToolRule] => {
     const where = `tools[${JSON.stringify(name)}]`
     const rule: ToolRuleConfig = (tools as Record<string, ToolRuleConfig>)[name]

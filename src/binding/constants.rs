@@ -36,3 +36,9 @@ pub const SEARCH_CONTEXT: u32 = pages::SEARCH_CONTEXT as u32;
 /// decompressed log); see the core's `zstd::MAX_INPUT_BYTES`.
 #[napi]
 pub const MAX_INPUT_BYTES: u32 = zstd::MAX_INPUT_BYTES as u32;
+/// The budget keys a config (and a tool rule) may give, in the order the
+/// allowed list names them.
+#[napi]
+pub fn budget_keys() -> Vec<&'static str> {
+    config::Key::ALL.iter().map(|k| k.name()).collect()
+}
