@@ -23,8 +23,10 @@ const REACH: usize = 1 << 17;
 const SUBJECT_LEN: std::ops::RangeInclusive<usize> = 4..=80;
 
 impl LogPlan<'_, '_, '_> {
-    /// Keeps the earliest lines that name the subject of one of the first
-    /// kept `failures` (see [`subjects`]), at most [`MENTIONS`].
+    /// Keeps the earliest lines, not kept yet, that name the subject of one
+    /// of the first kept `failures` (see [`subjects`]), at most
+    /// [`MENTIONS`], from the first text that has any. Each text is searched
+    /// once a subject, from its start up to [`REACH`] code units.
     pub(super) fn keep_mentions(&mut self, failures: &[usize]) {
         let mut wanted: Vec<Vec<u16>> = Vec::new();
         for &k in failures.iter().take(FAILURES) {
@@ -37,25 +39,28 @@ impl LogPlan<'_, '_, '_> {
         if wanted.is_empty() {
             return;
         }
+        // The texts in order, each line's hits ascending: the first text
+        // with a mention not kept yet holds the earliest ones.
+        let finders: Vec<_> = wanted
+            .iter()
+            .map(|subject| memmem::FinderBuilder::new().build_forward_with_ranker(Utf16Rank, unit_bytes(subject)))
+            .collect();
         let mut found: Vec<usize> = Vec::new();
         for t in 0..self.index.texts.len() {
             let text = self.index.texts[t].1;
-            let text = &text[..text.len().min(REACH)];
-            let bytes = unit_bytes(text);
-            for subject in &wanted {
-                let finder = memmem::FinderBuilder::new().build_forward_with_ranker(Utf16Rank, unit_bytes(subject));
-                // Only even offsets start a unit.
-                let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0);
-                for at in hits.take(MENTIONS * 2) {
-                    let line = self.index.line_at(t, at / 2);
-                    if !failures.contains(&line) && !found.contains(&line) {
-                        found.push(line);
-                    }
-                }
+            let bytes = unit_bytes(&text[..text.len().min(REACH)]);
+            for finder in &finders {
+                // Only even offsets start a unit; the failure lines
+                // themselves (kept) are among the hits.
+                let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0).map(|at| self.index.line_at(t, at / 2));
+                found.extend(hits.filter(|&k| !self.keep.is_kept(k)).take(MENTIONS));
+            }
+            if !found.is_empty() {
+                break;
             }
         }
         found.sort_unstable();
-        found.retain(|&k| !self.keep.is_kept(k));
+        found.dedup();
         let cap = self.cap;
         for k in found.into_iter().take(MENTIONS) {
             self.keep.add(k, cap, Reason::Cause);
