@@ -42,7 +42,7 @@ fn lines_mode_peaks_at_a_small_multiple_of_the_text() {
         }
     };
     let distinct: String = (0..n / 12).map(|i| format!("error: {}\n", word(i))).collect();
-    let cases: [(&str, Vec<u16>); 8] = [
+    let cases: [(&str, Vec<u16>); 9] = [
         ("blank lines", vec![u16::from(b'\n'); n]),
         ("one-character lines", unit("a\n").repeat(n / 2)),
         ("CRLF blank lines", unit("\r\n").repeat(n / 2)),
@@ -54,6 +54,8 @@ fn lines_mode_peaks_at_a_small_multiple_of_the_text() {
             unit(&format!("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n{}", "+\n".repeat(n / 2))),
         ),
         ("one long line", vec![u16::from(b'x'); n]),
+        // A failure line that is all words a subject could be (`name@1.0`).
+        ("one failure line of package names", unit(&format!("error: {}\n", "ab.c@1 ".repeat(n / 7)))),
     ];
     for (name, text) in &cases {
         let ratio = peak_ratio(text);

@@ -19,6 +19,9 @@ const MENTIONS: usize = 3;
 /// steps that name a subject come before its failure; the search is
 /// bounded whatever the text).
 const REACH: usize = 1 << 17;
+/// Code units of a failure line read for subjects, from its start (a
+/// message names what failed early; a line of megabytes costs no more).
+const LINE_REACH: usize = 1024;
 /// A subject's length in code units, at least and at most.
 const SUBJECT_LEN: std::ops::RangeInclusive<usize> = 4..=80;
 
@@ -30,9 +33,13 @@ impl LogPlan<'_, '_, '_> {
     pub(super) fn keep_mentions(&mut self, failures: &[usize]) {
         let mut wanted: Vec<Vec<u16>> = Vec::new();
         for &k in failures.iter().take(FAILURES) {
-            for s in subjects(self.index.line(k)) {
-                if wanted.len() < SUBJECTS && !wanted.contains(&s) {
-                    wanted.push(s);
+            let line = self.index.line(k);
+            for s in subjects(&line[..line.len().min(LINE_REACH)]) {
+                if wanted.len() == SUBJECTS {
+                    break;
+                }
+                if !wanted.iter().any(|w| w == s) {
+                    wanted.push(s.to_vec());
                 }
             }
         }
@@ -73,34 +80,32 @@ impl LogPlan<'_, '_, '_> {
 /// (`uuid@^14.2.0`, `tests/test_x.py::test_y`, `pkg.module`), with a
 /// letter, of [`SUBJECT_LEN`], without the quotes or punctuation around
 /// it, and not a bare path; for `name@version`, also `name@`.
-fn subjects(line: &[u16]) -> Vec<Vec<u16>> {
+fn subjects(line: &[u16]) -> impl Iterator<Item = &[u16]> {
     let is_space = |u: &u16| matches!(*u, 0x20 | 0x09 | 0x0A | 0x0D);
+    line.split(is_space).map(trimmed).filter(|word| names_a_subject(word)).flat_map(|word| {
+        let name = word.iter().position(|&u| u == 0x40).filter(|&at| at >= 2).map(|at| &word[..=at]);
+        std::iter::once(word).chain(name)
+    })
+}
+
+/// `word` without the quotes, brackets and punctuation around it.
+fn trimmed(word: &[u16]) -> &[u16] {
     let opening = |u: u16| matches!(u, 0x22 | 0x27 | 0x60 | 0x28 | 0x5B | 0x7B | 0x3C);
     let closing =
         |u: u16| matches!(u, 0x22 | 0x27 | 0x60 | 0x29 | 0x5D | 0x7D | 0x3E | 0x2C | 0x2E | 0x3B | 0x3A | 0x21 | 0x3F);
+    let start = word.iter().position(|&u| !opening(u)).unwrap_or(word.len());
+    let end = word.iter().rposition(|&u| !closing(u)).map_or(start, |e| e + 1).max(start);
+    &word[start..end]
+}
+
+/// Whether a trimmed word can be a subject (see [`subjects`]).
+fn names_a_subject(word: &[u16]) -> bool {
     let joiner = |u: u16| matches!(u, 0x40 | 0x2F | 0x2E | 0x3A);
-    let mut out = Vec::new();
-    for word in line.split(is_space) {
-        let start = word.iter().position(|&u| !opening(u)).unwrap_or(word.len());
-        let end = word.iter().rposition(|&u| !closing(u)).map_or(start, |e| e + 1).max(start);
-        let word = &word[start..end];
-        let letter = word.iter().any(|&u| u < 0x80 && (u as u8).is_ascii_alphabetic());
-        if !SUBJECT_LEN.contains(&word.len()) || !letter || !word[1..].iter().any(|&u| joiner(u)) {
-            continue;
-        }
-        // A bare path (an executable, a log file) is where, not what.
-        let has = |u: u16| word.contains(&u);
-        if has(0x2F) && !has(0x40) && !word.windows(2).any(|w| w == [0x3A, 0x3A]) {
-            continue;
-        }
-        out.push(word.to_vec());
-        if let Some(at) = word.iter().position(|&u| u == 0x40)
-            && at >= 2
-        {
-            out.push(word[..=at].to_vec());
-        }
-    }
-    out
+    let letter = word.iter().any(|&u| u < 0x80 && (u as u8).is_ascii_alphabetic());
+    let has = |u: u16| word.contains(&u);
+    // A bare path (an executable, a log file) is where, not what.
+    let bare_path = has(0x2F) && !has(0x40) && !word.windows(2).any(|w| w == [0x3A, 0x3A]);
+    SUBJECT_LEN.contains(&word.len()) && letter && word[1..].iter().any(|&u| joiner(u)) && !bare_path
 }
 
 /// How common a byte is in UTF-16 text, roughly, so that a search keys on
