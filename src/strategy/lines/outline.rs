@@ -150,7 +150,7 @@ const FIRST_ENTRIES: usize = 4;
 /// Whether a definition line (`trimmed`: past its indentation) binds a
 /// value rather than declaring a type or a function: `let`, `var`,
 /// `const`, `static` (not `const fn`, not a closure or function bound to a
-/// name) and `#define`. Those nested in a body are statements; those at
+/// name, not a `static class`) and `#define`. Those nested in a body are statements; those at
 /// the top come after the declarations.
 fn is_value(trimmed: &str) -> bool {
     let mut t = trimmed;
@@ -162,6 +162,15 @@ fn is_value(trimmed: &str) -> bool {
     }
     let Some(rest) = strip_word(t, &["let ", "var ", "const ", "static "]) else { return false };
     if rest.starts_with("fn ") || rest.starts_with("unsafe fn ") {
+        return false;
+    }
+    // A nested type is declared static in Java (`static final class
+    // TreeNode<K,V> extends …`): a type, not a value.
+    let mut body = rest;
+    while let Some(r) = strip_word(body, &["final ", "abstract ", "sealed "]) {
+        body = r;
+    }
+    if strip_word(body, &["class ", "interface ", "enum ", "record "]).is_some() {
         return false;
     }
     // A parameter list before any `=` makes it a function (`static int

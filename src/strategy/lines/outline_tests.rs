@@ -61,6 +61,33 @@ fn a_source_files_first_imports_are_kept_however_many_its_declarations() {
 }
 
 #[test]
+fn a_java_classs_static_nested_types_are_declarations_not_values() {
+    // A class whose nested types are declared `static`, among many methods
+    // and `static final` constants.
+    let mut code = String::from("package demo;\n\npublic class Outer<K,V> {\n");
+    for i in 0..60 {
+        code.push_str(&format!("    static final int LIMIT_{i} = {i};\n    public int get{i}(int x) {{\n"));
+        code.push_str(&"        x = x * 31 + LIMIT_0; // mixes the value in\n".repeat(8));
+        code.push_str(&format!("        return x + {i};\n    }}\n\n"));
+        if i == 30 {
+            code.push_str("    static final class TreeNode<K,V> extends Outer.Entry<K,V> {\n        TreeNode<K,V> parent;\n    }\n\n");
+            code.push_str("    static class Node<K,V> implements Map.Entry<K,V> {\n        int hash;\n    }\n\n");
+        }
+    }
+    code.push_str("}\n");
+    let text = utf16(&code);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    let o = out(&blocks, &prune(&blocks, &budgets(8192), &LineOptions::default()).unwrap());
+    for line in [
+        "    static final class TreeNode<K,V> extends Outer.Entry<K,V> {",
+        "    static class Node<K,V> implements Map.Entry<K,V> {",
+    ] {
+        assert!(o.contains(line), "{line} missing\n{o}");
+    }
+}
+
+#[test]
 fn a_recursive_listing_keeps_its_top_directories_before_deeper_ones() {
     let mut ls = String::from(".:\nalpha\nbeta\ngamma\n\n");
     for top in ["alpha", "beta", "gamma"] {
