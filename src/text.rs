@@ -267,6 +267,11 @@ impl<'a> TextLines<'a> {
     pub fn line(&self, k: usize) -> &'a [u16] {
         &self.text[self.range(k)]
     }
+
+    /// The line holding code unit `unit` (of a non-empty text).
+    pub fn line_at(&self, unit: usize) -> usize {
+        self.starts.partition_point(|&s| s as usize <= unit).saturating_sub(1)
+    }
 }
 
 /// The bytes of `units` as they are in memory, for byte searches over

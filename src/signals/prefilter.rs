@@ -275,7 +275,7 @@ pub(crate) fn flag_window(
             let gates = &mut flagged[at..];
             super::classify::gate_matches(&narrowed[..end - start], |offset, bits| {
                 let unit = start + offset;
-                let k = lines.starts.partition_point(|&s| s as usize <= unit) - 1;
+                let k = lines.line_at(unit);
                 if let Ok(i) = gates.binary_search_by_key(&(k as u32), |f| f.line) {
                     gates[i].gate |= bits;
                 }

@@ -151,8 +151,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             if s.failure > Failure::None || s.summary() {
                 return;
             }
-            self.read(j);
-            if self.buf.trim_start().starts_with("# ") {
+            if super::text_starts_with(self.lines.line(j), "# ") {
                 self.reading.update(j, |s| s.set_cause(true));
                 return;
             }

@@ -110,12 +110,6 @@ impl<'a> LineIndex<'a> {
         &self.texts[self.text_of(k)].1[self.range(k)]
     }
 
-    /// The line of text `t` holding its code unit `at`.
-    pub fn line_at(&self, t: usize, at: usize) -> usize {
-        let starts = &self.starts[self.bounds[t].clone()];
-        self.bounds[t].start + starts.partition_point(|&s| s as usize <= at).saturating_sub(1)
-    }
-
     /// Where the lines up to `end` (exclusive) of text `t` end.
     #[inline]
     fn end_of(&self, t: usize, end: usize) -> usize {

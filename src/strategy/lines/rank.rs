@@ -92,23 +92,24 @@ pub(super) fn rank_diagnostics(signals: &Signals) -> Ranked {
     firsts.sort_unstable_by_key(|&(k, template, severity)| (Reverse(severity), count[template as usize], k));
     let mut distinct = Vec::with_capacity(firsts.len());
     for group in firsts.chunk_by(|a, b| a.2 == b.2) {
-        // The group's rules, the most common first (the earliest among as common).
-        let mut common: Vec<usize> = (0..group.len()).collect();
-        common.sort_by_key(|&i| (Reverse(count[group[i].1 as usize]), group[i].0));
-        let mut taken = vec![false; group.len()];
-        let (mut rare, mut common) = (0..group.len(), common.into_iter());
-        // The rarest left and the most common left, in turn (neither
-        // side passes over a rule not taken).
-        let (mut left, mut turn) = (group.len(), 0);
-        while left > 0 {
-            let next = if turn % 2 == 0 { rare.find(|&i| !taken[i]) } else { common.find(|&i| !taken[i]) };
-            turn += 1;
-            if let Some(i) = next {
-                taken[i] = true;
-                distinct.push(group[i].0);
-                left -= 1;
-            }
-        }
+        distinct.extend(rare_and_common(group.len(), |i| (count[group[i].1 as usize], group[i].0)).map(|i| group[i].0));
     }
     Ranked { distinct, repeats }
+}
+
+/// The indices `0..n` of rules ranked rarest first (`key(i)`: a rule's
+/// count and where its first finding stands, ascending in `i`), taken
+/// the rarest left and the most common left in turn (the earliest first
+/// among as common).
+fn rare_and_common(n: usize, key: impl Fn(usize) -> (u32, u32)) -> impl Iterator<Item = usize> {
+    let mut common: Vec<usize> = (0..n).collect();
+    common.sort_by_key(|&i| {
+        let (count, at) = key(i);
+        (Reverse(count), at)
+    });
+    let mut taken = vec![false; n];
+    (0..n)
+        .zip(common)
+        .flat_map(|(rare, common)| [rare, common])
+        .filter(move |&i| !std::mem::replace(&mut taken[i], true))
 }

@@ -54,12 +54,12 @@ impl LogPlan<'_, '_, '_> {
             .collect();
         let mut found: Vec<usize> = Vec::new();
         for t in 0..self.index.texts.len() {
-            let text = self.index.texts[t].1;
-            let bytes = unit_bytes(&text[..text.len().min(REACH)]);
+            let (lines, first) = (self.index.lines_of(t), self.index.bounds[t].start);
+            let bytes = unit_bytes(&lines.text[..lines.text.len().min(REACH)]);
             for finder in &finders {
                 // Only even offsets start a unit; the failure lines
                 // themselves (kept) are among the hits.
-                let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0).map(|at| self.index.line_at(t, at / 2));
+                let hits = finder.find_iter(bytes).filter(|at| at % 2 == 0).map(|at| first + lines.line_at(at / 2));
                 found.extend(hits.filter(|&k| !self.keep.is_kept(k)).take(MENTIONS));
             }
             if !found.is_empty() {
