@@ -198,12 +198,35 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
 /// it what it said of `before`. One pass without branches (vectorised): a
 /// flood's findings mostly differ from the one before only in numbers.
 pub fn same_reading(line: &[u16], before: &[u16], rule: Range<usize>) -> bool {
-    let digit = |u: u16| u.wrapping_sub(u16::from(b'0')) < 10;
     // Folds without a branch a unit, not a `memcmp` call a line: the lines are short.
     let exact = |a: &[u16], b: &[u16]| a.iter().zip(b).fold(true, |same, (x, y)| same & (x == y));
-    line.len() == before.len()
-        && exact(&line[rule.clone()], &before[rule])
-        && line.iter().zip(before).fold(true, |same, (&a, &b)| same & ((a == b) | (digit(a) & digit(b))))
+    line.len() == before.len() && exact(&line[rule.clone()], &before[rule]) && same_but_digits(line, before)
+}
+
+/// Whether `a` and `b` are of one length and equal unit for unit but
+/// where both hold a digit: AVX2 or SSE2 on x86-64 (the line compare is
+/// most of what reading a flood costs), else [`portable_same_but_digits`].
+#[inline]
+fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if a.len() >= 16 && crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2; both slices are of one length, at least 16.
+        return unsafe { crate::cpu::x86_64::same_but_digits_avx2(a, b) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::sse2() {
+        return crate::cpu::x86_64::same_but_digits(a, b);
+    }
+    portable_same_but_digits(a, b)
+}
+
+/// [`same_but_digits`]'s portable loop: one fold without branches.
+pub(crate) fn portable_same_but_digits(a: &[u16], b: &[u16]) -> bool {
+    let digit = |u: u16| u.wrapping_sub(u16::from(b'0')) < 10;
+    a.len() == b.len() && a.iter().zip(b).fold(true, |same, (&x, &y)| same & ((x == y) | (digit(x) & digit(y))))
 }
 
 fn skip_spaces(b: &[u8], mut at: usize) -> usize {
@@ -476,6 +499,35 @@ mod tests {
                 proptest::prop_assert_eq!(is_location_line(&y), is_location_line(&x));
             } else {
                 proptest::prop_assert!(x != y);
+            }
+        }
+
+        /// Every vector compare says what the portable loop says, on lines
+        /// of every length around a vector's, with digits and their
+        /// neighbours (`/`, `:`) changed anywhere.
+        #[test]
+        fn the_vector_compares_agree_with_the_portable_one(
+            a in proptest::collection::vec(
+                proptest::prop_oneof![4 => 0x2Fu16..0x3B, 1 => 0x20u16..0x7F, 1 => 0x80u16..=0xFFFF],
+                0..72,
+            ),
+            flips in proptest::collection::vec((0usize..72, 0x2Fu16..0x3B), 0..3),
+        ) {
+            let mut b = a.clone();
+            for (at, unit) in flips {
+                if let Some(u) = b.get_mut(at) {
+                    *u = unit;
+                }
+            }
+            let portable = portable_same_but_digits(&a, &b);
+            proptest::prop_assert_eq!(same_but_digits(&a, &b), portable);
+            #[cfg(target_arch = "x86_64")]
+            {
+                proptest::prop_assert_eq!(crate::cpu::x86_64::same_but_digits(&a, &b), portable);
+                if a.len() >= 16 && crate::cpu::avx2() {
+                    // SAFETY: the CPU has AVX2; both are of one length, at least 16.
+                    proptest::prop_assert_eq!(unsafe { crate::cpu::x86_64::same_but_digits_avx2(&a, &b) }, portable);
+                }
             }
         }
     }
