@@ -27,7 +27,6 @@ impl Signals {
             let mut templates = Templates::new(lines.text.len(), reading.signals.last_template);
             // Each window's verdicts, taken in line order: templates, records.
             let mut take = |chunk: Chunk, templates: &mut Templates| {
-                reading.cost.flagged += chunk.entries.len();
                 reading.cost.read_as_findings += chunk.read_as_findings;
                 // The rule of the last template joined, when a finding's: a
                 // finding of the same rule right after joins the same template
@@ -36,6 +35,7 @@ impl Signals {
                 let mut last_rule: Option<(u64, diagnostics::Severity, u32)> = None;
                 for (e, words) in chunk.iter() {
                     let (k, verdict) = (e.line as usize, e.verdict);
+                    reading.cost.flagged += 1 + e.more as usize;
                     let mut s = LineSignal { failure: verdict.failure, ..LineSignal::default() };
                     s.set_pass(verdict.pass);
                     s.set_summary(verdict.summary);
@@ -65,7 +65,10 @@ impl Signals {
                         reading.signals.file_headers.push((base + k) as u32);
                     }
                     if s.is_signal() {
-                        reading.push(k, s);
+                        match e.more {
+                            0 => reading.push(k, s),
+                            more => reading.push_run(k, 1 + more as usize, s),
+                        }
                     }
                 }
             };
@@ -121,6 +124,22 @@ impl Signals {
         out.scan(lines, 0);
         out
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test to read every finding as its own entry, as the
+    /// reference the runs are held to.
+    pub(super) static RUNS_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether findings are read one entry a line (a test's reference).
+#[inline]
+fn runs_off() -> bool {
+    #[cfg(test)]
+    return RUNS_OFF.with(|off| off.get());
+    #[cfg(not(test))]
+    false
 }
 
 /// Windows read ahead of the one being taken, at most.
@@ -215,6 +234,21 @@ struct Entry {
     diagnostic: Option<Diagnostic>,
     located_below: bool,
     file_header: bool,
+    /// Lines right after `line` that say all it says (the next findings
+    /// of a flood, one a line): each gets the same record.
+    more: u32,
+}
+
+impl Entry {
+    /// Whether line `k`, a finding `d` that is its own location and names
+    /// no file header, says all this entry says and comes right after it.
+    fn continued_by(&self, k: usize, d: Diagnostic) -> bool {
+        self.line as usize + self.more as usize + 1 == k
+            && self.diagnostic == Some(d)
+            && self.verdict == Verdict::default()
+            && !self.located_below
+            && !self.file_header
+    }
 }
 
 /// The entries of a window, and the words of the templated lines, ready
@@ -249,7 +283,7 @@ impl Chunk {
         // Plain unflagged lines read before and what they read as, the
         // last of each length (modulo the slots): a flood repeats a few
         // shapes of line, mostly differing in numbers alone.
-        let mut seen: [Option<(usize, Unflagged)>; SEEN_SLOTS] = [None; SEEN_SLOTS];
+        let mut seen: [Option<(&[u16], Unflagged)>; SEEN_SLOTS] = [None; SEEN_SLOTS];
         let (mut every, mut only_flagged) = (window.clone(), flagged.iter().map(|f| f.line as usize));
         let read_lines: &mut dyn Iterator<Item = usize> = if findings { &mut every } else { &mut only_flagged };
         for k in read_lines {
@@ -276,12 +310,12 @@ impl Chunk {
                 let line = lines.line(k);
                 let slot = &mut seen[line.len() % SEEN_SLOTS];
                 let read = match *slot {
-                    Some((j, before)) if diagnostics::same_reading(line, lines.line(j), before.rule()) => before,
+                    Some((seen_line, before)) if diagnostics::same_reading(line, seen_line, before.rule()) => before,
                     _ => {
                         let read = Unflagged::read(line, &mut other);
                         chunk.read_as_findings += usize::from(read.worth);
                         if read.plain {
-                            *slot = Some((k, read));
+                            *slot = Some((line, read));
                         }
                         read
                     }
@@ -293,6 +327,19 @@ impl Chunk {
                         view(line, &mut other);
                         chunk.entries[i].located_below = diagnostics::is_location_line(&other);
                     }
+                    continue;
+                }
+                // A finding that needs nothing of the lines around it, like the one before it.
+                if let Some(d) = read.diagnostic
+                    && !d.unlocated
+                    && awaiting_location.is_none()
+                    && !(d.bare && header_candidate.is_some())
+                    && let Some(last) = chunk.entries.last_mut()
+                    && last.continued_by(k, d)
+                    && !runs_off()
+                {
+                    last.more += 1;
+                    header_candidate = None;
                     continue;
                 }
                 entry.diagnostic = read.diagnostic;
@@ -363,6 +410,13 @@ impl<'s> Reading<'s> {
     fn push(&mut self, k: usize, s: LineSignal) {
         self.signals.lines.push((self.base + k) as u32);
         self.signals.signals.push(s);
+    }
+
+    /// [`Reading::push`] of `s` for the `n` lines from `k`.
+    fn push_run(&mut self, k: usize, n: usize, s: LineSignal) {
+        let first = (self.base + k) as u32;
+        self.signals.lines.extend(first..first + n as u32);
+        self.signals.signals.extend(std::iter::repeat_n(s, n));
     }
 
     /// This text's record of line `k`, if the keyword scan made one. The

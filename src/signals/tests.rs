@@ -322,6 +322,42 @@ fn a_flood_is_read_once_a_shape_and_codes_that_differ_in_digits_stay_apart() {
 }
 
 proptest::proptest! {
+    /// A finding like the one before it joins that one's entry (a run),
+    /// and the records are what one entry a line gives: every line's
+    /// signal and the file headers, whatever mix of located, bare and
+    /// unlocated findings, location lines, headers and other lines.
+    #[test]
+    fn runs_of_findings_give_the_records_one_entry_a_line_gives(
+        picks in proptest::collection::vec((0usize..11, 0u32..40), 1..160),
+    ) {
+        let mut log = String::from("lint run\n");
+        for (shape, n) in picks {
+            log.push_str(&match shape {
+                0 | 1 => format!("src/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n", n % 3, n, 80 + n),
+                2 => format!("src/m.py:{n}:5: F821 undefined name 'x{}'\n", n % 2),
+                3 => format!("F821 Undefined name `x{n}`\n"),
+                4 => format!("  --> src/m.py:{n}:5\n"),
+                5 => format!("src/m{}.js\n", n % 2),
+                6 => format!("  {n}:9  error  'x' is not defined  no-undef\n"),
+                7 => "\n".to_string(),
+                // One code, flagged (a failure word) and not.
+                8 => format!("src/m.py:{n}:1: E999 SyntaxError: invalid syntax\n"),
+                9 => format!("src/m.py:{n}:1: E999 line read\n"),
+                _ => format!("checked {n} files\n"),
+            });
+        }
+        let t = utf16(&log);
+        let s = starts(&t);
+        let read = |off: bool| {
+            scan::RUNS_OFF.with(|o| o.set(off));
+            let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+            scan::RUNS_OFF.with(|o| o.set(false));
+            let got: Vec<LineSignal> = (0..s.len()).map(|k| signals.get(k)).collect();
+            (got, signals.file_headers, signals.cost.flagged)
+        };
+        proptest::prop_assert_eq!(read(false), read(true));
+    }
+
     /// The galloping lookup answers as a search of all records does, in
     /// any order of queries (the hint moves forward, back, and far).
     #[test]
