@@ -22,24 +22,51 @@ fn top_files(dirs: &[(u32, Option<usize>)], lists: &[Vec<u32>], depths: &[usize]
         .filter(|k| folders.binary_search(k).is_err())
         .collect();
     files.sort_unstable();
-    if files.len() > FEW_TOP_FILES {
+    if files.len() > FEW_AT_TOP {
         files.clear();
     }
     files
 }
 
+/// The first path under each folder at the top of a `find`, in order,
+/// when they are few: what the tree is made of, before the first entry of
+/// every deeper directory. The top folders are the shallowest directory's
+/// children, or the shallowest directories themselves where there are
+/// several (a `find` of a few roots). `index` maps each directory found to
+/// its list in `lists`, `depths` each list's depth.
+fn top_folders(index: &std::collections::HashMap<Vec<u8>, usize>, lists: &[Vec<u32>], depths: &[usize]) -> Vec<u32> {
+    let top = depths.iter().copied().min().unwrap_or(0);
+    let roots = depths.iter().filter(|&&d| d == top).count();
+    let level = if roots > 1 { top.saturating_sub(1) } else { top };
+    let mut first_under: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
+    for (dir, &i) in index {
+        let Some(folder) = dir.split(|&b| b == b'/').filter(|c| !c.is_empty() && *c != b".").nth(level) else {
+            continue;
+        };
+        let first = lists[i][0];
+        let at = first_under.entry(folder).or_insert(first);
+        *at = (*at).min(first);
+    }
+    let mut firsts: Vec<u32> = first_under.into_values().collect();
+    firsts.sort_unstable();
+    if firsts.len() > FEW_AT_TOP {
+        firsts.clear();
+    }
+    firsts
+}
+
 /// The lines at the start of a `find` that are its top tier.
 const FIND_HEAD: usize = 10;
 
-/// At most this many files at the top of a `find` make a tier of their own.
-const FEW_TOP_FILES: usize = 32;
+/// At most this many files, or folders, at the top of a `find` make a tier of their own.
+const FEW_AT_TOP: usize = 32;
 
 /// Listings: the first directory's entries (the top of an `ls -R`), then
 /// the directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
 /// headers, then the first entry of every other directory; a `find`'s
-/// first [`FIND_HEAD`] paths, its [`top_files`], the first entry of every
-/// directory, then its directories (a path the next one extends) by depth;
+/// first [`FIND_HEAD`] paths, its [`top_files`] and [`top_folders`], the
+/// first entry of every directory, then its directories (a path the next one extends) by depth;
 /// then entries directory by directory in turn.
 pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
@@ -87,11 +114,17 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     }
     let found = !by_dir.lists.is_empty();
     let top_files = if found { top_files(&dirs, &by_dir.lists, &dir_depths) } else { Vec::new() };
+    let top_folders = if found { top_folders(&by_dir.index, &by_dir.lists, &dir_depths) } else { Vec::new() };
+    let headed = !groups.is_empty();
     let mut lists = groups;
     lists.extend(by_dir.lists);
-    // The first directory listed (the top of an `ls -R`) is read first.
-    let top = lists.first().cloned().unwrap_or_default();
-    let others = lists.get(1..).unwrap_or_default();
+    // The first directory listed (the top of an `ls -R`, a `find`'s `.`) is
+    // read first; a `find` of files alone has no such line, and its first
+    // directory's files are one directory among the others.
+    let (top, others) = match lists.split_first() {
+        Some((first, rest)) if headed || !found => (first.clone(), rest),
+        _ => (Vec::new(), &lists[..]),
+    };
     let firsts: Vec<u32> = others.iter().filter_map(|e| e.first().copied()).collect();
     // Levels below the shallowest directory: 0 and 1, then 2, then the rest.
     let shallowest = dirs.iter().filter_map(|&(_, d)| d).min().unwrap_or(0);
@@ -105,11 +138,11 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     if found {
         // A `find`'s first paths are its top, read in order.
         let mut top = top;
-        let first_paths = lists.iter().skip(1).flatten().copied().filter(|&k| (k as usize) < FIND_HEAD);
+        let first_paths = others.iter().flatten().copied().filter(|&k| (k as usize) < FIND_HEAD);
         top.extend(first_paths);
         top.sort_unstable();
         top.dedup();
-        vec![top, top_files, firsts, first, second, rest, entries]
+        vec![top, top_files, top_folders, firsts, first, second, rest, entries]
     } else {
         vec![top, first, second, rest, firsts, entries]
     }

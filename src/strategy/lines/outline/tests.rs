@@ -13,16 +13,37 @@ fn listings_order_directories_shallowest_first() {
     let find =
         ".\n./a\n./a/x.rs\n./a/deep\n./a/deep/y.rs\n./a/deep/deeper\n./a/deep/deeper/w.rs\n./b\n./b/z.rs\n./main.rs\n";
     let t = tiers_of(Kind::Listing, find);
-    // After the top, its files and the first entry of each directory:
-    // ./a, ./b and ./a/deep (down to one level below the shallowest), then
-    // ./a/deep/deeper; no file is a directory.
-    assert_eq!(t[3], vec![1, 3, 7], "{t:?}");
-    assert_eq!(t[4], vec![5], "{t:?}");
+    // After the top, its files, the first path under each top folder (./a,
+    // ./b) and the first entry of each directory: ./a, ./b and ./a/deep
+    // (down to one level below the shallowest), then ./a/deep/deeper; no
+    // file is a directory.
+    assert_eq!(t[2], vec![2, 8], "{t:?}");
+    assert_eq!(t[4], vec![1, 3, 7], "{t:?}");
+    assert_eq!(t[5], vec![5], "{t:?}");
     // ls -R: headers by depth, before the first entries.
     let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
     let t = tiers_of(Kind::Listing, ls);
     assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
     assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
+}
+
+#[test]
+fn a_find_of_files_reads_its_top_folders_before_its_first_folders_files() {
+    // `find -type f`: no `.` line; a first folder of many files, then others.
+    let mut find: String = (0..200).map(|i| format!("./modules/m{i}.js\n")).collect();
+    for top in ["actual", "es", "stable"] {
+        find.extend((0..30).map(|i| format!("./{top}/sub{}/f{i}.js\n", i % 3)));
+    }
+    find.push_str("./package.json\n");
+    let t = tiers_of(Kind::Listing, &find);
+    // The top is the first paths, not all of the first folder's files.
+    assert_eq!(t[0], (0..10).collect::<Vec<u32>>(), "{t:?}");
+    assert_eq!(t[1], vec![290], "{t:?}");
+    // The first path under each top folder, in order.
+    assert_eq!(t[2], vec![0, 200, 230, 260], "{t:?}");
+    // A `find` of several roots: the roots are the top folders.
+    let roots = "a\na/x\na/x/f.go\nb\nb/y\nb/y/g.go\n";
+    assert_eq!(tiers_of(Kind::Listing, roots)[2], vec![1, 4]);
 }
 
 #[test]
