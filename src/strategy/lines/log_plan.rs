@@ -38,6 +38,7 @@ use crate::signals::{Failure, LineSignal, Signals};
 
 mod causes;
 mod mentions;
+mod places;
 
 /// Share of the budget kept for the last lines.
 pub const END_SHARE: f64 = 0.25;
@@ -55,6 +56,9 @@ pub const SUMMARY_SHARE: f64 = 0.15;
 const WIDE_CONTEXT: usize = 12;
 /// How a GitHub Actions step opens in its log.
 const STEP_OPEN: &[u8] = b"##[group]Run ";
+/// Repeats read for the place they name, at most: a flood of thousands
+/// names its places among its first ones.
+const PLACE_REACH: usize = 1024;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
 
@@ -239,30 +243,27 @@ impl LogPlan<'_, '_, '_> {
         for &k in &diagnostics.distinct {
             self.keep_diagnostic(k as usize, Reason::Failure);
         }
-        // Repeats travel with the lines that tell them apart (their values),
-        // or are not kept: a second bare verdict of one template says nothing.
+        // A repeat at a place no kept failure of its template names (the
+        // same error at another source line) first, in order, among the
+        // first PLACE_REACH repeats; then the others, spread over the output.
+        let mut places = places::Places::default();
+        for &k in &kept_failures {
+            places.note(self.index.line(k), || self.get(k).template);
+        }
+        for &k in ranked.repeats.iter().take(PLACE_REACH) {
+            let k = k as usize;
+            if self.keep.full() {
+                break;
+            }
+            if places.note(self.index.line(k), || self.get(k).template) {
+                self.keep_repeat(k);
+            }
+        }
         for i in spread_positions(ranked.repeats.len()) {
             if self.keep.full() {
                 break;
             }
-            let k = ranked.repeats[i] as usize;
-            // Most of a flood's repeats no longer fit: refused before their causes are read.
-            if !self.keep.may_add(k, cap, Reason::Repeat) {
-                continue;
-            }
-            // A repeat is told apart by its values and by its test's title above.
-            let causes = self.causes(k);
-            let mut nearest = self.nearest_of(&causes);
-            if let Some(title) = causes.into_iter().find(|&c| c < k)
-                && !nearest.contains(&title)
-            {
-                nearest.push(title);
-            }
-            if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, cap, Reason::Repeat) {
-                for c in nearest {
-                    self.keep.add(c, cap, Reason::Cause);
-                }
-            }
+            self.keep_repeat(ranked.repeats[i] as usize);
         }
         for i in spread_positions(diagnostics.repeats.len()) {
             if self.keep.full() {
@@ -389,6 +390,28 @@ impl LogPlan<'_, '_, '_> {
             body.len() >= STEP_OPEN.len() && body.iter().zip(STEP_OPEN).all(|(&u, &b)| u == u16::from(b))
         };
         (start..verdict).rev().find(|&k| opens_step(k))
+    }
+
+    /// Keeps failure line `k`, a repeat of a template, with the lines that
+    /// tell it apart (its values, its test's title above), or not at all: a
+    /// second bare verdict of one template says nothing.
+    fn keep_repeat(&mut self, k: usize) {
+        // Most of a flood's repeats no longer fit: refused before their causes are read.
+        if !self.keep.may_add(k, self.cap, Reason::Repeat) {
+            return;
+        }
+        let causes = self.causes(k);
+        let mut nearest = self.nearest_of(&causes);
+        if let Some(title) = causes.into_iter().find(|&c| c < k)
+            && !nearest.contains(&title)
+        {
+            nearest.push(title);
+        }
+        if !self.keep.is_kept(k) && self.fits_with(k, &nearest) && self.keep.add(k, self.cap, Reason::Repeat) {
+            for c in nearest {
+                self.keep.add(c, self.cap, Reason::Cause);
+            }
+        }
     }
 
     /// Keeps diagnostic line `k` for `reason`, and where it is: its

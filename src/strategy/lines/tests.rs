@@ -463,3 +463,31 @@ fn the_floods_that_make_up_a_list_of_findings_are_named_with_the_rare_ones() {
         }
     }
 }
+
+#[test]
+fn a_repeated_error_at_another_place_is_kept_before_more_at_a_place_shown() {
+    // A sanitizer's reports: one error message, at three source lines, each
+    // report with its frames; most at the first place.
+    let mut log = String::from("checking 90 files\n");
+    for i in 0..90 {
+        let line = match i {
+            37 => 373,
+            71 => 376,
+            _ => 372,
+        };
+        log.push_str(&format!("src/lz4.c:{line}:52: runtime error: load of misaligned address 0x5574{i:04x}\n"));
+        for f in 0..6 {
+            log.push_str(&format!("    #{f} 0x55{i:02}{f:02} in frame_{f} src/lz4.c:{}\n", 700 + f));
+        }
+        log.push_str(&format!("file_{i}.txt ok\n"));
+    }
+    log.push_str("90 files, 0 mismatches\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for place in
+        ["src/lz4.c:372:52: runtime error", "src/lz4.c:373:52: runtime error", "src/lz4.c:376:52: runtime error"]
+    {
+        assert!(o.contains(place), "{place} missing from\n{o}");
+    }
+}
