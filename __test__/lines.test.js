@@ -173,6 +173,8 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
     ['runs3-check', [[4096, 0.78], [8192, 0.84], [32768, 0.95]]],
     ['runs4-tune', [[4096, 0.92], [8192, 0.93], [32768, 0.97]]],
     ['runs4-check', [[4096, 0.78], [8192, 0.92], [32768, 0.94]]],
+    ['runs5-tune', [[4096, 0.88], [8192, 0.92], [32768, 0.96]]],
+    ['runs5-check', [[4096, 0.78], [8192, 0.83], [32768, 0.93]]],
   ]
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {
