@@ -208,12 +208,13 @@ fn strip_word<'a>(t: &'a str, words: &[&str]) -> Option<&'a str> {
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
 /// `+++` where no `diff` line names the file), hunk headers (and a
-/// diffstat's summary, in a `git log --stat`), the other
-/// file header lines, the first changed line of each hunk, the other
-/// changed lines, then context.
+/// diffstat's summary, in a `git log --stat`), the other file header
+/// lines, the newest commit's diffstat (a log shows it first), the first
+/// changed line of each hunk, the other changed lines, then context.
 fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut files, mut hunks, mut other_headers, mut first_changes, mut changes, mut context) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut commits, mut newest_stat) = (0usize, vec![]);
     let mut in_message = false;
     let mut awaiting_change = false;
     let mut file_named = false;
@@ -224,6 +225,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         if is_commit(&v) {
             files.push(k);
             in_message = true;
+            commits += 1;
         } else if in_message && is_commit_field(&v) {
             other_headers.push(k);
         } else if in_message && v.starts_with("    ") && !v.trim().is_empty() {
@@ -251,11 +253,14 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             } else {
                 changes.push(k);
             }
+        } else if commits == 1 && v.starts_with(' ') && v.contains(" | ") {
+            // A file line of the first commit's diffstat: ` path | 42 +++--`.
+            newest_stat.push(k);
         } else {
             context.push(k);
         }
     }
-    vec![files, hunks, other_headers, first_changes, changes, context]
+    vec![files, hunks, other_headers, newest_stat, first_changes, changes, context]
 }
 
 /// Whether `v` is a diffstat's summary: ` 3 files changed, 10 insertions(+)`.

@@ -127,3 +127,23 @@ fn hit_paths_are_what_the_pattern_takes() {
         assert_eq!(hit_path(v.as_bytes()), want, "{v}");
     }
 }
+
+#[test]
+fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
+    let commit = |n: u32| {
+        format!(
+            "commit {}\nAuthor: r <r@x>\nDate:   Mon Oct {n} 09:22:00 2025 +0000\n\n    Release {n}\n\n",
+            format!("{n:x}").repeat(40)
+        )
+    };
+    let log = format!(
+        "{} src/a.py | 10 +++---\n src/b.py |  2 +-\n 2 files changed, 7 insertions(+), 5 deletions(-)\n\n{} src/c.py | 3 +++\n 1 file changed, 3 insertions(+)\n",
+        commit(2),
+        commit(1)
+    );
+    let t = tiers_of(Kind::Diff, &log);
+    // Commits and subjects, summaries, the other header lines, then the
+    // first commit's file lines; the older commit's stay context.
+    assert_eq!(t[3], vec![6, 7], "{t:?}");
+    assert!(t.last().unwrap().contains(&16), "{t:?}");
+}
