@@ -208,13 +208,14 @@ fn strip_word<'a>(t: &'a str, words: &[&str]) -> Option<&'a str> {
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
 /// `+++` where no `diff` line names the file), hunk headers (and a
-/// diffstat's summary, in a `git log --stat`), the other file header
-/// lines, the newest commit's diffstat (a log shows it first), the first
-/// changed line of each hunk, the other changed lines, then context.
+/// diffstat's summary, in a `git log --stat`), the newest commit's header
+/// fields and diffstat (a log shows it first), the other header lines, the
+/// first changed line of each hunk, the other changed lines, then context.
 fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut files, mut hunks, mut other_headers, mut first_changes, mut changes, mut context) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
-    let (mut commits, mut newest_stat) = (0usize, vec![]);
+    // The first commit's header fields and diffstat.
+    let (mut commits, mut newest) = (0usize, vec![]);
     let mut in_message = false;
     let mut awaiting_change = false;
     let mut file_named = false;
@@ -227,7 +228,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             in_message = true;
             commits += 1;
         } else if in_message && is_commit_field(&v) {
-            other_headers.push(k);
+            if commits == 1 { newest.push(k) } else { other_headers.push(k) }
         } else if in_message && v.starts_with("    ") && !v.trim().is_empty() {
             // The commit message's first line.
             files.push(k);
@@ -255,12 +256,12 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             }
         } else if commits == 1 && v.starts_with(' ') && v.contains(" | ") {
             // A file line of the first commit's diffstat: ` path | 42 +++--`.
-            newest_stat.push(k);
+            newest.push(k);
         } else {
             context.push(k);
         }
     }
-    vec![files, hunks, other_headers, newest_stat, first_changes, changes, context]
+    vec![files, hunks, newest, other_headers, first_changes, changes, context]
 }
 
 /// Whether `v` is a diffstat's summary: ` 3 files changed, 10 insertions(+)`.

@@ -142,8 +142,9 @@ fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
         commit(1)
     );
     let t = tiers_of(Kind::Diff, &log);
-    // Commits and subjects, summaries, the other header lines, then the
-    // first commit's file lines; the older commit's stay context.
-    assert_eq!(t[3], vec![6, 7], "{t:?}");
+    // Commits and subjects, summaries, then the first commit's header
+    // fields and file lines; the older commit's stay context.
+    assert_eq!(t[2], vec![1, 2, 6, 7], "{t:?}");
+    assert_eq!(t[3], vec![11, 12], "{t:?}");
     assert!(t.last().unwrap().contains(&16), "{t:?}");
 }
