@@ -127,6 +127,8 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     // `ls -R`: `dir:` headers over bare names.
     let (mut dir_headers, mut bare_names) = (0, 0);
     let mut diagnostics = 0;
+    // YAML: key lines, and lines YAML's (keys, comments, items, block text).
+    let (mut yaml_keys, mut yaml_lines) = (0, 0);
     // Markdown: `#` headings; TAP's `ok`/`not ok` lines make `#` lines its comments.
     let (mut headings, mut sections, mut tap) = (0, 0, 0);
     // `git log`: commit headers and their `Author:`/`Date:` lines.
@@ -174,6 +176,11 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         headings += usize::from(level.is_some());
         sections += usize::from(level.is_some_and(|l| l >= 2));
         tap += usize::from(v.starts_with("ok ") || v.starts_with("not ok ") || v.starts_with("TAP version"));
+        match super::yaml::line(&v) {
+            super::yaml::Line::Key(_) => (yaml_keys, yaml_lines) = (yaml_keys + 1, yaml_lines + 1),
+            super::yaml::Line::Other => yaml_lines += 1,
+            super::yaml::Line::Foreign => {}
+        }
         let def = p.definition.is_match(b) || p.signature.is_match(b);
         definitions += usize::from(def);
         let t = v.trim_end();
@@ -200,6 +207,9 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     } else if share(listed) >= 0.7 || (dir_headers >= 2 && share(listed + bare_names) >= 0.8) {
         Shape::Is(Kind::Listing)
     } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 {
+        Shape::CodeUnlessItReports
+    } else if yaml_keys * 2 >= seen && share(yaml_lines) >= 0.9 && tap == 0 && share(log_like) < 0.05 {
+        // A YAML document (a schema, a workflow): outlined by its keys.
         Shape::CodeUnlessItReports
     } else if markdown::is_document(headings, sections) && tap == 0 && share(log_like) < 0.05 {
         // A Markdown document (a README, a changelog): outlined by its headings.
@@ -260,6 +270,18 @@ fn is_code_statement(v: &str, p: &ShapePatterns) -> bool {
         || STARTS.iter().any(|k| t.starts_with(k))
         || (t.contains("new ") && t.contains("Error("))
         || t.ends_with([';', '{', '(', ',', '['])
+        || is_nested_yaml_key(v)
+}
+
+/// Whether `v` is an indented YAML key opening a block or holding a flow
+/// collection (`  error:`, `    error: {type: string}`): a schema's field
+/// named for a failure, not one.
+fn is_nested_yaml_key(v: &str) -> bool {
+    matches!(super::yaml::line(v), super::yaml::Line::Key(indent) if indent > 0)
+        && v.split_once(':').is_some_and(|(_, value)| {
+            let value = value.trim();
+            value.is_empty() || value.starts_with(['{', '['])
+        })
 }
 
 /// Whether a view is a commit's `Author:`, `Date:` or `Merge:` line.
@@ -285,6 +307,24 @@ mod tests {
             Shape::Is(k) => k,
             Shape::CodeUnlessItReports => code_or_log(&Signals::of_text(lines), lines, 0),
         }
+    }
+
+    #[test]
+    fn a_yaml_schema_with_fields_named_for_failures_is_code_and_a_verdict_list_a_log() {
+        let mut schema = String::from("# The schema of a command.\ntitle: command\ndefinitions:\n");
+        for i in 0..30 {
+            schema.push_str(&format!(
+                "  field_{i}:\n    type: object\n    properties:\n      error: {{type: string}}\n      warning:\n        type: string\n"
+            ));
+        }
+        schema.push_str("required: [title]\n");
+        assert_eq!(kind(&schema), Kind::Code);
+        // Lines that read as keys but report: a log.
+        let verdicts: String =
+            (0..60).map(|i| format!("{}: test_{i}\n", if i % 7 == 3 { "FAIL" } else { "PASS" })).collect();
+        assert_eq!(kind(&verdicts), Kind::Log);
+        let errors: String = (0..60).map(|i| format!("error: step {i} failed to resolve\nhint: retry\n")).collect();
+        assert_eq!(kind(&errors), Kind::Log);
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod rank;
 pub mod render;
 #[cfg(test)]
 mod work_tests;
+mod yaml;
 
 use std::collections::HashSet;
 use std::ops::Range;

@@ -18,6 +18,7 @@ use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
 use super::kind::{Kind, is_commit, is_commit_field, patterns};
 use super::markdown::Markdown;
+use super::yaml::Yaml;
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -90,10 +91,13 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     let mut doc_run = 0;
     // Markdown, read on the way: headings outside fenced code, by level.
     let mut md = Markdown::default();
+    // YAML, read on the way: keys by indentation.
+    let mut yaml = Yaml::default();
     let mut v = String::new();
     for k in 0..n {
         view(lines.line(k), &mut v);
         md.read(k as u32, &v);
+        yaml.read(k as u32, &v);
         set.clear();
         let input = Input::new(v.as_bytes()).anchored(Anchored::Yes);
         if dfa.try_which_overlapping_matches(cache, &input, &mut set).is_err() {
@@ -134,6 +138,9 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     // A document: its headings are its map, not what reads as code in it.
     if md.is_document(top.len()) {
         return md.tiers();
+    }
+    if yaml.is_document(top.len()) {
+        return yaml.tiers();
     }
     // The first imports say what the file builds on; the rest come late.
     // So do the first values (a header's guard, its first constants).

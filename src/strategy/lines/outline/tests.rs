@@ -148,3 +148,12 @@ fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
     assert_eq!(t[3], vec![11, 12], "{t:?}");
     assert!(t.last().unwrap().contains(&16), "{t:?}");
 }
+
+#[test]
+fn a_yaml_documents_outline_is_its_keys_top_level_first() {
+    let yaml = "# A workflow.\nname: ci\non:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n";
+    let t = tiers_of(Kind::Code, yaml);
+    assert_eq!(t[0], vec![1, 2, 5], "{t:?}");
+    assert_eq!(t[1], vec![3, 6], "{t:?}");
+    assert_eq!(t[2], vec![4, 7, 8], "{t:?}");
+}
