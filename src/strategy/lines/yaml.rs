@@ -1,8 +1,9 @@
 //! YAML documents (a schema, a CI workflow, a manifest) read as their keys.
 //!
 //! A key line is indentation, an optional `- ` (a list item), then a plain
-//! or quoted key without white space and `:` at the end or before a space
-//! (`title: command`, `  python_hook:`, `- name: build`). A text is a
+//! key (letters, digits, `_`, `-`, `.`, `$`) or a quoted one, and `:` at the
+//! end or before a space (`title: command`, `  python_hook:`, `- name:
+//! build`); a compiler's `src/x.ts(1,1): error` is none. A text is a
 //! document when such lines, comments, list items and block text make
 //! nearly all of it and its keys are many; its outline is its keys by
 //! depth, the top-level ones first.
@@ -41,7 +42,7 @@ pub fn line(v: &str) -> Line {
         let close = item.as_bytes()[0] as char;
         q.find(close).map(|e| e + 2)
     } else {
-        item.find([':', ' ', '\t'])
+        Some(item.bytes().take_while(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'$')).count())
     };
     if let Some(e) = key_end
         && e > 0
@@ -67,10 +68,14 @@ pub struct Yaml {
     yaml: usize,
 }
 
+/// Lines after which a text whose lines are not nine in ten YAML's is read
+/// no further (it is no document): source pays for a few lines only.
+const GIVE_UP_AFTER: usize = 32;
+
 impl Yaml {
     /// Reads line `k`, whose view is `v`.
     pub fn read(&mut self, k: u32, v: &str) {
-        if v.trim().is_empty() {
+        if self.lines >= GIVE_UP_AFTER && self.yaml * 10 < self.lines * 9 || v.trim().is_empty() {
             return;
         }
         self.lines += 1;
@@ -86,7 +91,8 @@ impl Yaml {
 
     /// Whether the text read is a YAML document rather than source with
     /// `declarations` top-level declarations: keys are many, more than
-    /// those, and nine lines in ten are YAML's.
+    /// those, and nine lines in ten are YAML's (from the first
+    /// [`GIVE_UP_AFTER`] lines on).
     pub fn is_document(&self, declarations: usize) -> bool {
         self.keys.len() >= MIN_KEYS && self.keys.len() > declarations && self.yaml * 10 >= self.lines * 9
     }
@@ -123,6 +129,8 @@ mod tests {
         assert_eq!(line("https://example.com/x"), Line::Foreign);
         assert_eq!(line("error: Process completed with exit code 1."), Line::Key(0));
         assert_eq!(line("int main(void) {"), Line::Foreign);
+        assert_eq!(line("src/x.ts(1,1): error TS2345: Argument of type"), Line::Foreign);
+        assert_eq!(line("tests/test_a.py:12: AssertionError"), Line::Foreign);
         assert_eq!(line("    return x;"), Line::Foreign);
     }
 
@@ -135,6 +143,12 @@ mod tests {
         }
         assert!(y.is_document(0));
         assert!(!y.is_document(9), "source with more declarations than keys");
+        // Source is read for its first lines only.
+        let mut c = Yaml::default();
+        for k in 0..1000 {
+            c.read(k, if k % 2 == 0 { "int f(void) {" } else { "  key: value" });
+        }
+        assert_eq!(c.lines, GIVE_UP_AFTER);
         assert_eq!(y.tiers(), vec![vec![1, 2, 9], vec![3, 5], vec![4, 6], vec![8]]);
     }
 }
