@@ -59,6 +59,8 @@ const STEP_OPEN: &[u8] = b"##[group]Run ";
 /// Repeats read for the place they name, at most: a flood of thousands
 /// names its places among its first ones.
 const PLACE_REACH: usize = 1024;
+/// Lines of source a finding quotes under it (its line, a caret) kept with its rule's first.
+const QUOTED_LINES: usize = 2;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
 
@@ -416,7 +418,8 @@ impl LogPlan<'_, '_, '_> {
 
     /// Keeps diagnostic line `k` for `reason`, and where it is: its
     /// location line below, or the file header above bare `line:column`
-    /// findings.
+    /// findings; the first finding of a rule, the source it quotes too
+    /// (the indented lines right under it, [`QUOTED_LINES`] at most).
     fn keep_diagnostic(&mut self, k: usize, reason: Reason) {
         if !self.keep.add(k, self.cap, reason) && !self.keep.is_kept(k) {
             return;
@@ -424,6 +427,18 @@ impl LogPlan<'_, '_, '_> {
         let s = self.get(k);
         if s.located_below() {
             self.keep.add(k + 1, self.cap, Reason::Cause);
+        }
+        if reason == Reason::Failure {
+            let quoted = (k + 1..self.n().min(k + 1 + QUOTED_LINES)).take_while(|&j| {
+                let line = self.index.line(j);
+                self.index.text_of(j) == self.index.text_of(k)
+                    && !self.get(j).diagnostic()
+                    && matches!(line.first(), Some(&u) if u == u16::from(b' ') || u == u16::from(b'\t'))
+                    && line.iter().any(|&u| u != u16::from(b' ') && u != u16::from(b'\t') && u != u16::from(b'\n'))
+            });
+            for j in quoted.collect::<Vec<_>>() {
+                self.keep.add(j, self.cap, Reason::Cause);
+            }
         }
         if let Some(h) =
             self.signals.file_header_above(k).filter(|&h| h < k && self.index.text_of(h) == self.index.text_of(k))

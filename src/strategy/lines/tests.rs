@@ -491,3 +491,31 @@ fn a_repeated_error_at_another_place_is_kept_before_more_at_a_place_shown() {
         assert!(o.contains(place), "{place} missing from\n{o}");
     }
 }
+
+#[test]
+fn a_linters_findings_that_quote_source_are_a_log_and_the_first_of_a_rule_keeps_its_quote() {
+    // flake8 --show-source: each finding, the line it is on, a caret.
+    let mut log = String::new();
+    for i in 0..200 {
+        if i == 120 {
+            log.push_str("pkg/blocks.py:426:34: F632 use ==/!= to compare constant literals\n");
+            log.push_str("                if not items and self.TAG is 'ol':\n                                 ^\n");
+        }
+        log.push_str(&format!(
+            "pkg/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+            i % 9,
+            i + 3,
+            80 + i % 20
+        ));
+        log.push_str(&format!("    def handle_{i}(self, m: re.Match[str], data: str) -> tuple[int, int]:\n"));
+        log.push_str("                                                                               ^\n");
+    }
+    log.push_str("200   E501 line too long (96 > 79 characters)\n1     F632 use ==/!= to compare constant literals\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for line in ["pkg/blocks.py:426:34: F632", "if not items and self.TAG is 'ol':"] {
+        assert!(o.contains(line), "{line} missing from\n{o}");
+    }
+}
