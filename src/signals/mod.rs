@@ -18,6 +18,7 @@ pub mod classify;
 pub mod diagnostics;
 pub mod frames;
 pub(crate) mod prefilter;
+mod reading;
 pub mod rules;
 mod scan;
 pub mod templates;
@@ -27,7 +28,7 @@ mod view;
 use std::ops::Range;
 
 pub use frames::Frame;
-pub(crate) use scan::Reading;
+pub(crate) use reading::Reading;
 pub use traces::Traces;
 pub use view::view;
 pub(crate) use view::{content_start, plain_bytes};

@@ -20,6 +20,8 @@
 //! one bounded step per line); memory a few bytes per line. A text within
 //! the threshold costs what head/tail costs: it is not read at all.
 
+#[cfg(test)]
+mod findings_tests;
 pub mod index;
 mod json_spans;
 mod keep;

@@ -1,0 +1,149 @@
+//! Lines mode on lists of findings and floods of one failure: the finding
+//! that differs, the floods named next to it, the source a finding quotes,
+//! a repeated error at another place.
+
+use super::tests::{budgets, out};
+use super::*;
+use crate::text::utf16;
+
+/// A linter's flood of one rule with one finding of another in it, in the
+/// shapes flake8, mypy, ESLint (bare `line:column` under a file header)
+/// and rustc (the location on the next line) print.
+fn flood_with_one_that_differs(shape: usize) -> (String, &'static str, Option<&'static str>) {
+    let mut log = String::from("$ lint src\n");
+    let (odd, near): (&str, Option<&str>) = match shape {
+        0 => ("src/core.py:212:5: F821 undefined name 'term_lenght'", None),
+        1 => ("src/core.py:212: error: Argument 1 to \"run\" has incompatible type \"str\"  [arg-type]", None),
+        2 => ("  212:5  error  'helpWith' is not defined  no-undef", Some("/app/src/core.js")),
+        _ => ("error[E0425]: cannot find value `term_lenght` in this scope", Some("  --> src/core.rs:212:5")),
+    };
+    for i in 0..600 {
+        if i == 333 {
+            if shape == 2 {
+                log.push_str(&format!("{}\n", near.unwrap()));
+            }
+            log.push_str(&format!("{odd}\n"));
+            if shape == 3 {
+                log.push_str(&format!("{}\n", near.unwrap()));
+            }
+        }
+        match shape {
+            0 => log.push_str(&format!(
+                "src/pkg/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+                i % 40,
+                i + 9,
+                80 + i % 30
+            )),
+            1 => log.push_str(&format!(
+                "src/pkg/m{}.py:{}: error: Function is missing a type annotation  [no-untyped-def]\n",
+                i % 40,
+                i + 9
+            )),
+            2 => {
+                if i % 20 == 0 {
+                    log.push_str(&format!("/app/src/m{i}.js\n"));
+                }
+                log.push_str(&format!("  {}:{}  warning  Strings must use doublequote  quotes\n", i + 9, i % 30 + 1))
+            }
+            _ => log.push_str(&format!("warning: unused variable: `v{i}`\n  --> src/m{}.rs:{}:9\n", i % 40, i + 9)),
+        }
+    }
+    log.push_str("Found 601 problems\n");
+    (log, odd, near)
+}
+
+#[test]
+fn the_one_finding_that_differs_from_a_flood_is_kept_where_it_is() {
+    for shape in 0..4 {
+        let (log, odd, near) = flood_with_one_that_differs(shape);
+        let text = utf16(&log);
+        let blocks = [Block::Text(&text)];
+        for budget in [1024, 2048, 4096] {
+            let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+            let o = out(&blocks, &p);
+            assert!(o.lines().any(|l| l == odd), "shape {shape}, budget {budget}: {odd} missing from\n{o}");
+            if let Some(near) = near {
+                assert!(o.lines().any(|l| l == near), "shape {shape}, budget {budget}: {near} missing from\n{o}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_floods_that_make_up_a_list_of_findings_are_named_with_the_rare_ones() {
+    // Forty rules seen once each, then two floods of style findings.
+    let mut log = String::from("$ flake8 src\n");
+    for i in 0..40 {
+        log.push_str(&format!("src/pkg/odd{i}.py:{}:1: W6{i:02} a rule seen once\n", i + 3));
+    }
+    for i in 0..500 {
+        let (code, what) =
+            if i % 5 < 3 { ("E501", "line too long (88 > 79 characters)") } else { ("W291", "trailing whitespace") };
+        log.push_str(&format!("src/pkg/m{}.py:{}:80: {code} {what}\n", i % 40, i + 9));
+    }
+    log.push_str("540 problems\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for first in ["src/pkg/m0.py:9:80: E501", "src/pkg/m3.py:12:80: W291", "W600 a rule seen once"] {
+            assert!(o.contains(first), "budget {budget}: {first} missing from\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_repeated_error_at_another_place_is_kept_before_more_at_a_place_shown() {
+    // A sanitizer's reports: one error message, at three source lines, each
+    // report with its frames; most at the first place.
+    let mut log = String::from("checking 90 files\n");
+    for i in 0..90 {
+        let line = match i {
+            37 => 373,
+            71 => 376,
+            _ => 372,
+        };
+        log.push_str(&format!("src/lz4.c:{line}:52: runtime error: load of misaligned address 0x5574{i:04x}\n"));
+        for f in 0..6 {
+            log.push_str(&format!("    #{f} 0x55{i:02}{f:02} in frame_{f} src/lz4.c:{}\n", 700 + f));
+        }
+        log.push_str(&format!("file_{i}.txt ok\n"));
+    }
+    log.push_str("90 files, 0 mismatches\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for place in
+        ["src/lz4.c:372:52: runtime error", "src/lz4.c:373:52: runtime error", "src/lz4.c:376:52: runtime error"]
+    {
+        assert!(o.contains(place), "{place} missing from\n{o}");
+    }
+}
+
+#[test]
+fn a_linters_findings_that_quote_source_are_a_log_and_the_first_of_a_rule_keeps_its_quote() {
+    // flake8 --show-source: each finding, the line it is on, a caret.
+    let mut log = String::new();
+    for i in 0..200 {
+        if i == 120 {
+            log.push_str("pkg/blocks.py:426:34: F632 use ==/!= to compare constant literals\n");
+            log.push_str("                if not items and self.TAG is 'ol':\n                                 ^\n");
+        }
+        log.push_str(&format!(
+            "pkg/m{}.py:{}:80: E501 line too long ({} > 79 characters)\n",
+            i % 9,
+            i + 3,
+            80 + i % 20
+        ));
+        log.push_str(&format!("    def handle_{i}(self, m: re.Match[str], data: str) -> tuple[int, int]:\n"));
+        log.push_str("                                                                               ^\n");
+    }
+    log.push_str("200   E501 line too long (96 > 79 characters)\n1     F632 use ==/!= to compare constant literals\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for line in ["pkg/blocks.py:426:34: F632", "if not items and self.TAG is 'ol':"] {
+        assert!(o.contains(line), "{line} missing from\n{o}");
+    }
+}
