@@ -147,3 +147,23 @@ fn a_linters_findings_that_quote_source_are_a_log_and_the_first_of_a_rule_keeps_
         assert!(o.contains(line), "{line} missing from\n{o}");
     }
 }
+
+#[test]
+fn a_flood_naming_a_new_place_a_line_is_spread_not_kept_in_order() {
+    // A sanitizer's reports of one error, each at a new place, with a frame
+    // and the program's output between them: repeats of one template.
+    let mut log = String::from("checking 300 files\n");
+    for i in 0..300 {
+        log.push_str(&format!("src/x.c:{}:5: runtime error: load of misaligned address 0x{i:04x}\n", i + 10));
+        log.push_str(&format!("    #0 0x55{i:04x} in read_{i} src/x.c:{}\nfile_{i}.txt ok\n", i + 10));
+    }
+    log.push_str("300 files, 0 mismatches\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    // Kept reports come from the whole run (its middle too), not its first
+    // lines and its end alone.
+    let middle = (120..240).filter(|i| o.contains(&format!("src/x.c:{}:5:", i + 10))).count();
+    assert!(middle > 0, "no report from the run's middle in\n{o}");
+}

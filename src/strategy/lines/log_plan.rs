@@ -245,20 +245,26 @@ impl LogPlan<'_, '_, '_> {
         for &k in &diagnostics.distinct {
             self.keep_diagnostic(k as usize, Reason::Failure);
         }
-        // A repeat at a place no kept failure of its template names (the
-        // same error at another source line) first, in order, among the
-        // first PLACE_REACH repeats; then the others, spread over the output.
-        let mut places = places::Places::default();
-        for &k in &kept_failures {
-            places.note(self.index.line(k), || self.get(k).template);
-        }
-        for &k in ranked.repeats.iter().take(PLACE_REACH) {
-            let k = k as usize;
-            if self.keep.full() {
-                break;
+        // Where a template's repeats name few places, many times each, a
+        // repeat at a place no kept failure of it names (the same error at
+        // another source line) first, in order, among the first
+        // PLACE_REACH repeats; then the others, spread over the output.
+        let reach = &ranked.repeats[..ranked.repeats.len().min(PLACE_REACH)];
+        let recurring =
+            places::recurring(reach.iter().map(|&k| (self.get(k as usize).template, self.index.line(k as usize))));
+        if !recurring.is_empty() {
+            let mut places = places::Places::default();
+            for &k in &kept_failures {
+                places.note(self.index.line(k), || self.get(k).template);
             }
-            if places.note(self.index.line(k), || self.get(k).template) {
-                self.keep_repeat(k);
+            for &k in reach {
+                let (k, template) = (k as usize, self.get(k as usize).template);
+                if self.keep.full() {
+                    break;
+                }
+                if recurring.contains(&template) && places.note(self.index.line(k), || template) {
+                    self.keep_repeat(k);
+                }
             }
         }
         for i in spread_positions(ranked.repeats.len()) {

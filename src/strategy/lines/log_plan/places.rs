@@ -1,9 +1,12 @@
 //! The places failure lines name: the `path:line` a line opens with
 //! (`src/lz4.c:373:57: runtime error: …`, `tests/test_a.py:12: AssertionError`).
-//! A repeat of a template at a place no kept failure of it names is the same
-//! error somewhere else, and says more than one more at a place already shown.
+//! Where a template's repeats name few places, each many times (a sanitizer
+//! reporting one error at five source lines, again and again), a repeat at a
+//! place no kept failure of it names is the same error somewhere else, and
+//! says more than one more at a place already shown. A flood naming a new
+//! place a line (a linter's, a type checker's) is no such template.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Units of a line read at most for its place.
 const REACH: usize = 160;
@@ -37,6 +40,20 @@ fn is_digit(u: u16) -> bool {
     u.wrapping_sub(u16::from(b'0')) < 10
 }
 
+/// The templates among `repeats` (each repeat's template and line) whose
+/// repeats naming a place name at most half as many distinct places.
+pub(super) fn recurring<'a>(repeats: impl Iterator<Item = (u32, &'a [u16])>) -> HashSet<u32> {
+    let mut seen: HashMap<u32, (usize, HashSet<u64>)> = HashMap::new();
+    for (template, line) in repeats {
+        if let Some(place) = leading_place(line) {
+            let (count, places) = seen.entry(template).or_default();
+            *count += 1;
+            places.insert(place);
+        }
+    }
+    seen.into_iter().filter(|(_, (count, places))| places.len() * 2 <= *count).map(|(t, _)| t).collect()
+}
+
 /// Places of failures kept, by template.
 #[derive(Default)]
 pub(super) struct Places(HashSet<(u32, u64)>);
@@ -53,6 +70,19 @@ impl Places {
 mod tests {
     use super::*;
     use crate::text::utf16;
+
+    #[test]
+    fn a_template_recurs_when_its_repeats_name_few_places() {
+        let lines: Vec<(u32, Vec<u16>)> = (0..40)
+            .map(|i| (1, utf16(&format!("src/lz4.c:{}:52: runtime error: load", 372 + i % 3))))
+            .chain(
+                (0..40)
+                    .map(|i| (2, utf16(&format!("src/m.py:{}: error: Function is missing a type annotation", i + 10)))),
+            )
+            .collect();
+        let recurring = recurring(lines.iter().map(|(t, l)| (*t, l.as_slice())));
+        assert_eq!(recurring, HashSet::from([1]));
+    }
 
     #[test]
     fn a_place_is_the_path_and_line_a_failure_opens_with() {
