@@ -2,7 +2,7 @@
 //!
 //! Most functions here are a portable loop of the core (`#[inline(always)]`
 //! where it is written) compiled again with AVX2 enabled, which doubles the
-//! lanes the compiler vectorises to; four are written with intrinsics. Each
+//! lanes the compiler vectorises to; three are written with intrinsics. Each
 //! says when it may be called; [`crate::cpu`] decides, once per process,
 //! and property tests hold every one to the portable version.
 
@@ -182,47 +182,16 @@ pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// [`crate::signals::diagnostics::portable_same_but_digits`] with SSE2,
-/// which every x86-64 CPU has: safe to call on any of them. Eight units a
-/// compare, the last eight for the tail, one mask at the end; slices of
-/// two lengths or shorter than a vector go to the portable loop.
-#[inline]
-pub(crate) fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
-    let n = a.len();
-    if n < 8 || b.len() != n {
-        return crate::signals::diagnostics::portable_same_but_digits(a, b);
-    }
-    // SAFETY: SSE2 is baseline on x86-64. Every load reads 8 units at `at`
-    // with `at + 8 <= n`, inside both slices.
-    unsafe {
-        let load = |s: &[u16], at: usize| _mm_loadu_si128(s.as_ptr().add(at).cast());
-        let (zero, nine) = (_mm_set1_epi16(i16::from(b'0')), _mm_set1_epi16(9));
-        // Lanes holding a digit: `u - '0'` (wrapping) is at most 9.
-        let digits = |v: __m128i| _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(v, zero), nine), _mm_setzero_si128());
-        // Lanes that are equal, or digits in both.
-        let alike = |at: usize| {
-            let (x, y) = (load(a, at), load(b, at));
-            _mm_or_si128(_mm_cmpeq_epi16(x, y), _mm_and_si128(digits(x), digits(y)))
-        };
-        // The last eight units first: the loop then stops short of them.
-        let mut all = alike(n - 8);
-        let mut at = 0;
-        while at + 8 < n {
-            all = _mm_and_si128(all, alike(at));
-            at += 8;
-        }
-        _mm_movemask_epi8(all) == 0xFFFF
-    }
-}
-
-/// [`same_but_digits`] with AVX2, sixteen units a compare, for slices of
-/// sixteen units or more (a flood's lines mostly are).
+/// [`crate::signals::diagnostics::portable_same_but_digits`] with AVX2
+/// intrinsics, sixteen units a compare (the last sixteen for the tail, one
+/// mask at the end), for slices of sixteen units or more (a flood's lines
+/// mostly are).
 ///
 /// # Safety
 /// The CPU must have AVX2 ([`crate::cpu::avx2`]), and `a` and `b` must be
 /// of one length, at least 16.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn same_but_digits_avx2(a: &[u16], b: &[u16]) -> bool {
+pub(crate) unsafe fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
     let n = a.len();
     debug_assert!(n >= 16 && b.len() == n);
     // SAFETY: every load reads 16 units at `at` with `at + 16 <= n`, inside

@@ -98,9 +98,14 @@ fn find_unit(line: &[u16], unit: u8) -> bool {
 /// Sampled lines read to tell whether a text is a tool's list of findings.
 pub const SAMPLE: usize = 256;
 
+/// A text lists findings where one non-blank line in this many is a
+/// finding or its location line (a linter's, even quoting the source).
+pub const ONE_FINDING_IN: usize = 8;
+
 /// Whether the sampled lines of a text hold findings often enough that
 /// every line of it is read as a possible one: at least four diagnostics,
-/// and diagnostics with their location lines one in eight non-blank lines.
+/// and diagnostics with their location lines one in [`ONE_FINDING_IN`]
+/// non-blank lines.
 pub fn mostly_findings(mut views: impl Iterator<Item = String>) -> bool {
     let (mut seen, mut found, mut parts) = (0usize, 0usize, 0usize);
     for v in views.by_ref().take(SAMPLE) {
@@ -114,7 +119,7 @@ pub fn mostly_findings(mut views: impl Iterator<Item = String>) -> bool {
             None => parts += usize::from(is_location_line(&v)),
         }
     }
-    found >= 4 && parts * 8 >= seen
+    found >= 4 && parts * ONE_FINDING_IN >= seen
 }
 
 /// Bytes of a line read at most, from its start and from its end: a
@@ -204,8 +209,9 @@ pub fn same_reading(line: &[u16], before: &[u16], rule: Range<usize>) -> bool {
 }
 
 /// Whether `a` and `b` are of one length and equal unit for unit but
-/// where both hold a digit: AVX2 or SSE2 on x86-64 (the line compare is
-/// most of what reading a flood costs), else [`portable_same_but_digits`].
+/// where both hold a digit: AVX2 on x86-64 for lines of 16 units or more
+/// (the line compare is most of what reading a flood costs), else
+/// [`portable_same_but_digits`], which the compiler vectorises.
 #[inline]
 fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
     if a.len() != b.len() {
@@ -214,11 +220,7 @@ fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
     #[cfg(target_arch = "x86_64")]
     if a.len() >= 16 && crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2; both slices are of one length, at least 16.
-        return unsafe { crate::cpu::x86_64::same_but_digits_avx2(a, b) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::sse2() {
-        return crate::cpu::x86_64::same_but_digits(a, b);
+        return unsafe { crate::cpu::x86_64::same_but_digits(a, b) };
     }
     portable_same_but_digits(a, b)
 }

@@ -206,8 +206,12 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         Shape::Is(Kind::Search)
     } else if share(listed) >= 0.7 || (dir_headers >= 2 && share(listed + bare_names) >= 0.8) {
         Shape::Is(Kind::Listing)
-    } else if definitions >= 2 && share(code_like) >= 0.6 && share(log_like) < 0.05 && diagnostics * 8 < seen {
-        // Source, unless a linter's findings quote it (one line in eight a finding).
+    } else if definitions >= 2
+        && share(code_like) >= 0.6
+        && share(log_like) < 0.05
+        && diagnostics * crate::signals::diagnostics::ONE_FINDING_IN < seen
+    {
+        // Source, unless a linter's findings quote it.
         Shape::CodeUnlessItReports
     } else if yaml_keys * 2 >= seen && share(yaml_lines) >= 0.9 && tap == 0 && share(log_like) < 0.05 {
         // A YAML document (a schema, a workflow): outlined by its keys.

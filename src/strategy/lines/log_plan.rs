@@ -249,20 +249,22 @@ impl LogPlan<'_, '_, '_> {
         // repeat at a place no kept failure of it names (the same error at
         // another source line) first, in order, among the first
         // PLACE_REACH repeats; then the others, spread over the output.
-        let reach = &ranked.repeats[..ranked.repeats.len().min(PLACE_REACH)];
-        let recurring =
-            places::recurring(reach.iter().map(|&k| (self.get(k as usize).template, self.index.line(k as usize))));
+        // Each repeat within reach with its template and place, read once.
+        let reach: Vec<(usize, u32, Option<u64>)> = ranked.repeats[..ranked.repeats.len().min(PLACE_REACH)]
+            .iter()
+            .map(|&k| (k as usize, self.get(k as usize).template, places::leading_place(self.index.line(k as usize))))
+            .collect();
+        let recurring = places::recurring(reach.iter().map(|&(_, template, place)| (template, place)));
         if !recurring.is_empty() {
             let mut places = places::Places::default();
             for &k in &kept_failures {
-                places.note(self.index.line(k), || self.get(k).template);
+                places.note(self.get(k).template, places::leading_place(self.index.line(k)));
             }
-            for &k in reach {
-                let (k, template) = (k as usize, self.get(k as usize).template);
+            for &(k, template, place) in &reach {
                 if self.keep.full() {
                     break;
                 }
-                if recurring.contains(&template) && places.note(self.index.line(k), || template) {
+                if recurring.contains(&template) && places.note(template, place) {
                     self.keep_repeat(k);
                 }
             }

@@ -40,12 +40,13 @@ fn is_digit(u: u16) -> bool {
     u.wrapping_sub(u16::from(b'0')) < 10
 }
 
-/// The templates among `repeats` (each repeat's template and line) whose
-/// repeats naming a place name at most half as many distinct places.
-pub(super) fn recurring<'a>(repeats: impl Iterator<Item = (u32, &'a [u16])>) -> HashSet<u32> {
+/// The templates among `repeats` (each repeat's template and
+/// [`leading_place`]) whose repeats naming a place name at most half as
+/// many distinct places.
+pub(super) fn recurring(repeats: impl Iterator<Item = (u32, Option<u64>)>) -> HashSet<u32> {
     let mut seen: HashMap<u32, (usize, HashSet<u64>)> = HashMap::new();
-    for (template, line) in repeats {
-        if let Some(place) = leading_place(line) {
+    for (template, place) in repeats {
+        if let Some(place) = place {
             let (count, places) = seen.entry(template).or_default();
             *count += 1;
             places.insert(place);
@@ -59,10 +60,10 @@ pub(super) fn recurring<'a>(repeats: impl Iterator<Item = (u32, &'a [u16])>) -> 
 pub(super) struct Places(HashSet<(u32, u64)>);
 
 impl Places {
-    /// Notes where `line`, a failure of the template `template` gives, is;
-    /// true when it opens with a place not noted for that template before.
-    pub fn note(&mut self, line: &[u16], template: impl FnOnce() -> u32) -> bool {
-        leading_place(line).is_some_and(|place| self.0.insert((template(), place)))
+    /// Notes `place` (a failure line's [`leading_place`]) for `template`;
+    /// true when it names one not noted for that template before.
+    pub fn note(&mut self, template: u32, place: Option<u64>) -> bool {
+        place.is_some_and(|place| self.0.insert((template, place)))
     }
 }
 
@@ -80,7 +81,7 @@ mod tests {
                     .map(|i| (2, utf16(&format!("src/m.py:{}: error: Function is missing a type annotation", i + 10)))),
             )
             .collect();
-        let recurring = recurring(lines.iter().map(|(t, l)| (*t, l.as_slice())));
+        let recurring = recurring(lines.iter().map(|(t, l)| (*t, leading_place(l))));
         assert_eq!(recurring, HashSet::from([1]));
     }
 
