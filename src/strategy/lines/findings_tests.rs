@@ -167,3 +167,36 @@ fn a_flood_naming_a_new_place_a_line_is_spread_not_kept_in_order() {
     let middle = (120..240).filter(|i| o.contains(&format!("src/x.c:{}:5:", i + 10))).count();
     assert!(middle > 0, "no report from the run's middle in\n{o}");
 }
+
+#[test]
+fn a_flood_file_by_file_keeps_each_files_first_finding_before_more_of_one() {
+    // A type checker's one error, file by file: each file's run opens with
+    // its first finding, and an odd length a file keeps the openings off
+    // any even spacing.
+    let mut log = String::new();
+    let mut openings = Vec::new();
+    for f in 0..40 {
+        for j in 0..3 + f % 5 {
+            let line = format!(
+                "src/features/Feature{f}.ts({},3): error TS1484: 'Type{j}' is a type and must be imported using a type-only import.\n",
+                j + 2
+            );
+            if j == 0 {
+                openings.push(line.trim_end().to_owned());
+            }
+            log.push_str(&line);
+        }
+    }
+    log.push_str("Found 200 errors in 40 files.\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    // Room for a little over half the lines.
+    let o = out(
+        &blocks,
+        &prune(&blocks, &budgets((log.chars().count() * 6 / 10) as u64), &LineOptions::default()).unwrap(),
+    );
+    let missing: Vec<&String> = openings.iter().filter(|l| !o.contains(l.as_str())).collect();
+    assert!(missing.is_empty(), "openings missing: {missing:?} in\n{o}");
+}
+

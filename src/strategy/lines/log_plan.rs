@@ -269,6 +269,17 @@ impl LogPlan<'_, '_, '_> {
                 }
             }
         }
+        // Where a flood comes file by file, the repeat opening each file's
+        // run first, spread; then the others, spread.
+        let files: Vec<Option<&[u16]>> =
+            ranked.repeats.iter().map(|&k| places::leading_file(self.index.line(k as usize))).collect();
+        let openings = places::file_openings(&files);
+        for i in spread_positions(openings.len()) {
+            if self.keep.full() {
+                break;
+            }
+            self.keep_repeat(ranked.repeats[openings[i]] as usize);
+        }
         for i in spread_positions(ranked.repeats.len()) {
             if self.keep.full() {
                 break;

@@ -36,6 +36,32 @@ pub(super) fn leading_place(line: &[u16]) -> Option<u64> {
     Some(hash)
 }
 
+/// The path `line` (UTF-16) opens with, past indentation, where a place
+/// follows it: `path:12` or `path(12,3)` (a type checker's). `None` when
+/// it opens with none.
+pub(super) fn leading_file(line: &[u16]) -> Option<&[u16]> {
+    let start = line.iter().position(|&u| u != u16::from(b' ') && u != u16::from(b'\t'))?;
+    let body = &line[start..line.len().min(start + REACH)];
+    let end = body.iter().position(|&u| matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x3A | 0x28))?;
+    let place_follows = matches!(body[end], 0x3A | 0x28) && body.get(end + 1).is_some_and(|&d| is_digit(d));
+    (end > 0 && place_follows).then(|| &body[..end])
+}
+
+/// The positions in `files` (each repeat's [`leading_file`], in the order
+/// of the text) where a file's run of repeats opens: a type checker's
+/// findings come file by file, and each file's first says where its run
+/// starts. Empty unless runs are at least two repeats long on average: a
+/// flood naming a new file a line has no runs.
+pub(super) fn file_openings(files: &[Option<&[u16]>]) -> Vec<usize> {
+    let openings: Vec<usize> =
+        (0..files.len()).filter(|&i| files[i].is_some() && (i == 0 || files[i - 1] != files[i])).collect();
+    let naming = files.iter().flatten().count();
+    if openings.len() * 2 > naming {
+        return Vec::new();
+    }
+    openings
+}
+
 fn is_digit(u: u16) -> bool {
     u.wrapping_sub(u16::from(b'0')) < 10
 }
@@ -98,5 +124,22 @@ mod tests {
         for none in ["AssertionError: 3 != 4", "E   assert 1 == 2", "at x.py line 3:4", "Error: 12", ":12: x", ""] {
             assert_eq!(place(none), None, "{none}");
         }
+    }
+
+    #[test]
+    fn a_file_opens_a_line_before_its_place_and_runs_open_where_it_changes() {
+        let file = |s: &str| leading_file(&utf16(s)).map(<[u16]>::to_vec);
+        let a = file("src/a.ts(2,3): error TS1484: 'T' is a type");
+        assert!(a.is_some());
+        assert_eq!(a, file("src/a.ts(9,1): error TS2551: Property"));
+        assert_eq!(file("src/a.py:12: error: x"), file("  src/a.py:3: note: y"));
+        assert_ne!(a, file("src/b.ts(2,3): error TS1484: 'T' is a type"));
+        for none in ["Found 3 errors", "src/a.ts: error", "(1,2): x", "error TS1484: x", ""] {
+            assert_eq!(file(none), None, "{none}");
+        }
+        let (x, y): (Option<&[u16]>, Option<&[u16]>) = (Some(&[1]), Some(&[2]));
+        assert_eq!(file_openings(&[x, x, x, None, x, y, y, y]), [0, 4, 5]);
+        // A new file a line: no runs.
+        assert!(file_openings(&[x, y, x, y]).is_empty());
     }
 }
