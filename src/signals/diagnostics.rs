@@ -46,6 +46,17 @@ pub fn is_location_line(view: &str) -> bool {
     view.trim_start().starts_with("--> ")
 }
 
+/// Whether `view` is a line of the source a finding quotes under it, in
+/// the gutter rustc and ruff print: indented or numbered, then `|`
+/// (`   |`, ` 12 |     let y = x;`, `   | ^^^`). A table's row opens
+/// with its `|`, so it is none.
+pub fn is_quoted_source_line(view: &str) -> bool {
+    let b = view.as_bytes();
+    let number = skip_spaces(b, 0);
+    let at = skip_spaces(b, number + b[number..].iter().take_while(|c| c.is_ascii_digit()).count());
+    at > 0 && b.get(at) == Some(&b'|') && b.get(at + 1).is_none_or(|&c| c == b' ' || c == b'\t')
+}
+
 /// Whether `view` can be the file header above bare-located findings: a
 /// path (or any text) from the line's first column, without white space.
 pub fn is_file_header(view: &str) -> bool {
@@ -99,13 +110,14 @@ fn find_unit(line: &[u16], unit: u8) -> bool {
 pub const SAMPLE: usize = 256;
 
 /// A text lists findings where one non-blank line in this many is a
-/// finding or its location line (a linter's, even quoting the source).
+/// finding, its location line or the source it quotes in a gutter (a
+/// linter's, even quoting the source in its own way).
 pub const ONE_FINDING_IN: usize = 8;
 
 /// Whether the sampled lines of a text hold findings often enough that
 /// every line of it is read as a possible one: at least four diagnostics,
-/// and diagnostics with their location lines one in [`ONE_FINDING_IN`]
-/// non-blank lines.
+/// and diagnostics with their location and quoted source lines one in
+/// [`ONE_FINDING_IN`] non-blank lines.
 pub fn mostly_findings(mut views: impl Iterator<Item = String>) -> bool {
     let (mut seen, mut found, mut parts) = (0usize, 0usize, 0usize);
     for v in views.by_ref().take(SAMPLE) {
@@ -115,8 +127,9 @@ pub fn mostly_findings(mut views: impl Iterator<Item = String>) -> bool {
         seen += 1;
         match read(&v) {
             Some(_) => (found, parts) = (found + 1, parts + 1),
-            // A finding's location line (rustc, ruff) is part of it.
-            None => parts += usize::from(is_location_line(&v)),
+            // A finding's location line and the source it quotes (rustc,
+            // ruff) are part of it.
+            None => parts += usize::from(is_location_line(&v) || is_quoted_source_line(&v)),
         }
     }
     found >= 4 && parts * ONE_FINDING_IN >= seen

@@ -122,3 +122,31 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_finding_quoting_its_source_in_a_gutter_is_a_list_of_findings() {
+    // ruff's full format: a finding, its location line, sixteen lines of
+    // quoted source and help in the gutter, a blank line.
+    let mut lines = Vec::new();
+    for i in 0..30 {
+        lines.push(format!("UP031 Use format specifiers instead of percent format {i}"));
+        lines.push(format!("  --> pkg/m{i}.py:{}:5", i + 3));
+        lines.push("   |".to_owned());
+        for j in 0..14 {
+            lines.push(format!("{:>2} |     x = '%s' % value_{j}", i + j));
+        }
+        lines.push("   | ^^^^^^^^^^^^".to_owned());
+        lines.push(String::new());
+    }
+    assert!(mostly_findings(lines.iter().cloned()));
+    for quoted in ["   |", "12 |     let y = x;", "   | ^^^", " 4 | | import re"] {
+        assert!(is_quoted_source_line(quoted), "{quoted}");
+    }
+    // A table's rows, a shell pipe, a YAML block scalar are no gutter.
+    for other in ["| a | b |", "cat x | grep y", "script: |", "12|x", "   |x"] {
+        assert!(!is_quoted_source_line(other), "{other}");
+    }
+    // The same findings quoting their source as plain text: too few.
+    let plain = lines.iter().map(|l| if is_quoted_source_line(l) { format!("x{l}") } else { l.clone() });
+    assert!(!mostly_findings(plain));
+}

@@ -200,3 +200,74 @@ fn a_flood_file_by_file_keeps_each_files_first_finding_before_more_of_one() {
     assert!(missing.is_empty(), "openings missing: {missing:?} in\n{o}");
 }
 
+#[test]
+fn a_compilers_warnings_wait_for_the_failures_of_a_log_that_fails_of_its_own() {
+    // A CI job building with ten warnings of distinct lints, each
+    // quoting its source, then a test that fails.
+    let mut log = String::from("Current runner version: '2.330.0'\n");
+    for i in 0..30 {
+        log.push_str(&format!("Included software: tool-{i} version {i}.0.{i}\n"));
+    }
+    log.push_str("##[group]Run cargo test --verbose\ncargo test --verbose\n##[endgroup]\n");
+    let lints = ["variable", "import", "function", "constant", "struct", "field", "method", "enum", "macro", "label"];
+    for (i, lint) in lints.iter().enumerate() {
+        log.push_str(&format!("warning: {lint} is never used: `value_{i}`\n  --> src/lib_{i}.rs:{}:9\n   |\n", i + 40));
+        for j in 0..6 {
+            log.push_str(&format!("{:>2} |         let value_{i} = compute_something_long({j});\n", i + 40 + j));
+        }
+        log.push_str("   = note: `#[warn(unused_variables)]` on by default\n\n");
+    }
+    log.push_str("warning: `vecs` (lib) generated 10 warnings\n    Finished test profile\nrunning 64 tests\n");
+    for i in 0..63 {
+        log.push_str(&format!("test tests::test_case_{i} ... ok\n"));
+    }
+    log.push_str("test tests::test_dedup ... FAILED\n\nfailures:\n\n---- tests::test_dedup stdout ----\n");
+    log.push_str("thread 'tests::test_dedup' panicked at src/tests.rs:954:5:\nassertion `left == right` failed\n");
+    log.push_str("  left: [1, 1, 2]\n right: [1, 2]\n\nfailures:\n    tests::test_dedup\n\n");
+    log.push_str("test result: FAILED. 63 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n");
+    log.push_str("error: test failed, to rerun pass `--lib`\n##[error]Process completed with exit code 101.\n");
+    // Each line stamped, as a downloaded job log is.
+    let log: String = log.lines().map(|l| format!("2026-12-01T10:11:16.8071163Z {l}\n")).collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    for budget in [1536, 2048, 3072] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for want in ["test tests::test_dedup ... FAILED", "panicked at src/tests.rs:954:5:", "##[group]Run cargo test"]
+        {
+            assert!(o.contains(want), "{want} missing at {budget} in\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_job_logs_findings_that_quote_their_source_keep_each_rules_first() {
+    // A lint step after a long install: ruff's full format, each finding
+    // with its location and a dozen gutter lines of source; one of a rule
+    // among many of another.
+    let mut log = String::from("##[group]Run pip install -e .\n");
+    for i in 0..150 {
+        log.push_str(&format!("Requirement already satisfied: package-{i} in ./venv/lib/python3.11/site-packages\n"));
+    }
+    log.push_str("##[endgroup]\n##[group]Run ruff check parse\nruff check parse\n##[endgroup]\n");
+    for i in 0..40 {
+        let rule = if i == 23 {
+            "DTZ002 `datetime.datetime.today()` used"
+        } else {
+            "UP031 Use format specifiers instead of percent format"
+        };
+        log.push_str(&format!("{rule}\n  --> parse/m{i}.py:{}:9\n   |\n", i + 7));
+        for j in 0..12 {
+            log.push_str(&format!("{:>2} |     text = 'value %s of %s' % (first_{j}, second_{j})\n", i + j + 1));
+        }
+        log.push_str("   |            ^^^^^^^^^^^^^^^^^^\nhelp: Replace with format specifiers\n\n");
+    }
+    log.push_str("Found 40 errors.\n##[error]Process completed with exit code 1.\n");
+    let log: String = log.lines().map(|l| format!("2026-12-01T10:11:23.0395876Z {l}\n")).collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for want in ["DTZ002 `datetime.datetime.today()` used", "UP031 Use format specifiers", "Found 40 errors."] {
+        assert!(o.contains(want), "{want} missing in\n{o}");
+    }
+}

@@ -34,6 +34,7 @@ use super::keep::{KeepSet, grow_ends};
 use super::order::spread_positions;
 use super::rank::{self, Seen};
 use super::{LineOptions, Reason};
+use crate::signals::diagnostics::Severity;
 use crate::signals::{Failure, LineSignal, Signals};
 
 mod causes;
@@ -173,14 +174,20 @@ impl LogPlan<'_, '_, '_> {
         // The first finding of each rule, the rarest first, with the lines
         // that say where it is; at most half of what is left for failures,
         // so a text of findings that each differ does not starve the rest.
+        // Where the log fails of its own (a test's failure, a panic), a
+        // compiler's warnings and notes did not fail it: they wait for the
+        // failures.
         let diagnostics = rank::rank_diagnostics(self.signals);
+        let mut ranked = rank::rank_failures(self.signals, self.index);
+        let fails_of_its_own = ranked.distinct.iter().any(|&k| !self.get(k as usize).diagnostic());
         let left = failure_limit.saturating_sub(self.keep.cost());
         self.keep.set_limit(self.keep.cost() + left / 2);
         for &k in &diagnostics.distinct {
-            self.keep_diagnostic(k as usize, Reason::Failure);
+            if !fails_of_its_own || self.get(k as usize).severity() > Severity::Warning {
+                self.keep_diagnostic(k as usize, Reason::Failure);
+            }
         }
         self.keep.set_limit(failure_limit);
-        let mut ranked = rank::rank_failures(self.signals, self.index);
         // A CI job stops at its failing step: failures printed in the steps
         // before it did not fail the job (a warning's traceback while
         // installing), so they come after the failing step's own.
