@@ -51,8 +51,10 @@ const SIGNATURE: PatternID = PatternID::new_unchecked(1);
 const IMPORT: PatternID = PatternID::new_unchecked(2);
 const COMMENT: PatternID = PatternID::new_unchecked(3);
 
-/// Source: top-level declarations (types, functions), the first imports
-/// and top-level values (constants, `#define`s), nested declarations
+/// Source: top-level declarations (types, functions), the module's summary
+/// (the first line of a second opening comment block, past a licence),
+/// the first imports and top-level values (constants, `#define`s, names
+/// bound without a keyword), nested declarations
 /// (methods), the first line of the top-level ones' doc comments, the
 /// other values and imports, then signature continuations. A value bound inside a body is
 /// a statement, in no tier.
@@ -94,6 +96,10 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     // YAML, read on the way: keys by indentation.
     let mut yaml = Yaml::default();
     let mut v = String::new();
+    // The comment blocks a file opens with, before its first code line:
+    // the first is its licence or title (the first line is kept anyway),
+    // the second's first line its own summary (a module's docstring).
+    let (mut opening, mut blocks, mut summary) = (true, 0, None);
     for k in 0..n {
         view(lines.line(k), &mut v);
         md.read(k as u32, &v);
@@ -112,8 +118,19 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
         let comment = set.contains(COMMENT);
         let t = v.trim_start();
         let indented = t.len() < v.len();
-        let is_def = (set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(t);
-        let value = is_def && is_value(t);
+        if opening && !t.is_empty() {
+            if !comment {
+                opening = false;
+            } else if k == 0 || lines.line(k - 1).iter().all(|&u| is_space(u)) {
+                blocks += 1;
+                if blocks == 2 {
+                    summary = Some(k as u32);
+                }
+            }
+        }
+        let bound = !indented && !comment && is_top_level_binding(t);
+        let is_def = (bound || set.contains(DEFINITION) || set.contains(SIGNATURE)) && !comment && !is_control(t);
+        let value = is_def && (bound || is_value(t));
         if is_def && !(value && indented) {
             if value {
                 values.push(k as u32);
@@ -147,6 +164,7 @@ fn code_with(lines: TextLines<'_>, p: &super::kind::ShapePatterns, cache: &mut C
     let rest_of_imports = imports.split_off(imports.len().min(FIRST_ENTRIES));
     let rest_of_values = values.split_off(values.len().min(FIRST_ENTRIES));
     imports.append(&mut values);
+    imports.splice(0..0, summary);
     // Signature continuations follow their definition, so they come in order.
     vec![top, imports, nested, docs, rest_of_values, rest_of_imports, continued]
 }
@@ -190,6 +208,14 @@ fn is_value(trimmed: &str) -> bool {
         }
         None => true,
     }
+}
+
+/// Whether `trimmed` binds a name at a file's top level without a keyword
+/// (`__version__ = "1.16.0"`, `CC = gcc`): a module's value.
+pub(super) fn is_top_level_binding(trimmed: &str) -> bool {
+    let b = trimmed.as_bytes();
+    let name = b.iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+    name > 0 && !b[0].is_ascii_digit() && b[name..].starts_with(b" = ")
 }
 
 /// Statements that read like signatures (`if (x) {`, `return f(y);`); `t`

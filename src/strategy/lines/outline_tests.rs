@@ -61,6 +61,37 @@ fn a_source_files_first_imports_are_kept_however_many_its_declarations() {
 }
 
 #[test]
+fn a_modules_summary_after_its_licence_and_its_top_level_values_are_kept() {
+    // A licence comment, the module's docstring, its version bound at the
+    // top level without a keyword, then many functions and constants.
+    let mut code: String = (0..20).map(|i| format!("# Licence text line {i} of the header.\n")).collect();
+    code.push_str("\n\"\"\"Helpers that read and write the format.\"\"\"\n\nimport sys\nimport types\n\n");
+    code.push_str("__author__ = \"Someone <someone@example.com>\"\n__version__ = \"1.16.0\"\n\n");
+    for i in 0..200 {
+        code.push_str(&format!("def helper_{i}(value, options=None):\n    return value + {i}\n\n\n"));
+    }
+    let text = utf16(&code);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Code]);
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for line in ["\"\"\"Helpers that read and write the format.\"\"\"", "__version__ = \"1.16.0\""] {
+            assert!(o.contains(line), "budget {budget}: {line} missing\n{o}");
+        }
+    }
+}
+
+#[test]
+fn top_level_bindings_are_values_and_statements_are_not() {
+    for bound in ["__version__ = \"1.16.0\"", "CC = gcc", "moves = _MovedItems(__name__)"] {
+        assert!(outline::is_top_level_binding(bound), "{bound}");
+    }
+    for other in ["x == 1", "a.b = 2", "x += 1", "1x = 2", "f(x = 1)", "= 3", "x=1"] {
+        assert!(!outline::is_top_level_binding(other), "{other}");
+    }
+}
+
+#[test]
 fn a_java_classs_static_nested_types_are_declarations_not_values() {
     // A class whose nested types are declared `static`, among many methods
     // and `static final` constants.
