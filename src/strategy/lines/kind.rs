@@ -29,7 +29,7 @@ pub enum Kind {
     Search,
     /// JSON, pretty-printed (minified JSON is one line, cut by head and tail).
     Json,
-    /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`).
+    /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`, `tree`).
     Listing,
 }
 
@@ -163,7 +163,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         } else if p.search_context.is_match(b) {
             contexts += 1;
         }
-        if p.listing.is_match(b) {
+        if p.listing.is_match(b) || super::outline::tree_depth(lines.line(k)).is_some() {
             listed += 1;
             dir_headers += usize::from(v.ends_with(':') && !v.contains(' '));
         } else if !v.contains(char::is_whitespace) {

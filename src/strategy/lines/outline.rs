@@ -24,6 +24,7 @@ use crate::text::{TextLines, is_space};
 
 mod listing;
 use listing::listing;
+pub(super) use listing::tree_depth;
 
 /// The tiers of a text of kind `kind` (line indices local to the text), in
 /// the order they are kept; empty for [`Kind::Log`]. With them, the steps

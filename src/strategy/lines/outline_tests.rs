@@ -92,6 +92,38 @@ fn top_level_bindings_are_values_and_statements_are_not() {
 }
 
 #[test]
+fn a_tree_drawing_is_a_listing_read_top_level_first() {
+    // `tree` of a project: a few top-level files and folders, each folder
+    // hundreds of entries deep, padded with no-break spaces as tree pads.
+    let mut t = String::from(".\n");
+    let top = ["README.rst", "docs", "lib", "pyproject.toml", "tests", "tools"];
+    for (i, name) in top.iter().enumerate() {
+        let last = i + 1 == top.len();
+        t.push_str(&format!("{} {name}\n", if last { "└──" } else { "├──" }));
+        if name.contains('.') {
+            continue;
+        }
+        let bar = if last { "    " } else { "│\u{a0}\u{a0} " };
+        for j in 0..8 {
+            t.push_str(&format!("{bar}├── part_{name}_{j}\n"));
+            for f in 0..12 {
+                t.push_str(&format!("{bar}│\u{a0}\u{a0} ├── module_{name}_{j}_{f}.py\n"));
+            }
+        }
+    }
+    t.push_str("\n42 directories, 400 files\n");
+    let text = utf16(&t);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Listing]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    for name in top {
+        assert!(o.lines().any(|l| l.ends_with(&format!("── {name}"))), "{name} missing\n{o}");
+    }
+    // One level down before two: the folders' first parts.
+    assert!(o.contains("part_lib_0") && o.contains("part_tests_0"), "{o}");
+}
+
+#[test]
 fn a_java_classs_static_nested_types_are_declarations_not_values() {
     // A class whose nested types are declared `static`, among many methods
     // and `static final` constants.

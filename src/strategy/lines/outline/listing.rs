@@ -1,4 +1,4 @@
-//! Listings' tiers: `ls -R` by its headers, `find` by its paths.
+//! Listings' tiers: `ls -R` by its headers, `find` by its paths, `tree` by depth.
 
 use super::{Groups, round_robin};
 use crate::signals::view;
@@ -61,7 +61,7 @@ const FIND_HEAD: usize = 10;
 /// At most this many files, or folders, at the top of a `find` make a tier of their own.
 const FEW_AT_TOP: usize = 32;
 
-/// Listings: the first directory's entries (the top of an `ls -R`), then
+/// Listings (a `tree` drawing by [`tree`]): the first directory's entries (the top of an `ls -R`), then
 /// the directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
 /// headers, then the first entry of every other directory; a `find`'s
@@ -69,6 +69,9 @@ const FEW_AT_TOP: usize = 32;
 /// first entry of every directory, then its directories (a path the next one extends) by depth;
 /// then entries directory by directory in turn.
 pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+    if is_tree(lines) {
+        return tree(lines);
+    }
     let mut groups: Vec<Vec<u32>> = Vec::new(); // entries under each header
     // Headers, `find` directories and totals with their depth (path components; a total: none).
     let mut dirs: Vec<(u32, Option<usize>)> = Vec::new();
@@ -148,7 +151,80 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     }
 }
 
+/// How deep the entry `line` (UTF-16, as printed: a line's view draws
+/// boxes as blanks) is in a `tree` drawing (`├── src`, `│   └── lib.rs`,
+/// or in ASCII `|-- src`, `` `-- lib.rs``): the indentation steps before
+/// its branch, or `None` when it is no entry.
+pub(in crate::strategy::lines) fn tree_depth(line: &[u16]) -> Option<usize> {
+    const BRANCHES: [[u16; 4]; 4] = [
+        [0x251C, 0x2500, 0x2500, 0x20],
+        [0x2514, 0x2500, 0x2500, 0x20],
+        [0x7C, 0x2D, 0x2D, 0x20],
+        [0x60, 0x2D, 0x2D, 0x20],
+    ];
+    let mut s = line;
+    for depth in 0..TREE_DEPTH_MOST {
+        let step = s.get(..4)?;
+        if BRANCHES.iter().any(|b| b == step) {
+            return Some(depth);
+        }
+        // One step of indentation: a bar or a space, then three blanks
+        // (`tree` pads with no-break spaces).
+        let blank = |u: u16| u == 0x20 || u == 0xA0;
+        if !(matches!(step[0], 0x2502 | 0x7C | 0x20) && step[1..].iter().all(|&u| blank(u))) {
+            return None;
+        }
+        s = &s[4..];
+    }
+    None
+}
+
+/// Steps of a `tree` drawing read at most.
+const TREE_DEPTH_MOST: usize = 64;
+
+/// A `tree` drawing's tiers: its top-level entries, then those one level
+/// down, then two, then the rest, each in order (spread by the planner).
+fn tree(lines: TextLines<'_>) -> Vec<Vec<u32>> {
+    let mut by_depth: Vec<Vec<u32>> = vec![Vec::new(); 4];
+    for k in 0..lines.len() {
+        if let Some(depth) = tree_depth(lines.line(k)) {
+            by_depth[depth.min(3)].push(k as u32);
+        }
+    }
+    by_depth
+}
+
+/// Whether `lines` are a `tree` drawing: most of its first lines are its entries.
+fn is_tree(lines: TextLines<'_>) -> bool {
+    let first = lines.len().min(TREE_SAMPLE);
+    let entries = (0..first).filter(|&k| tree_depth(lines.line(k)).is_some());
+    entries.count() * 2 > first
+}
+
+/// Lines read to tell a `tree` drawing.
+const TREE_SAMPLE: usize = 64;
+
 /// Path components of a path (`.` and empty ones not counted).
 fn path_depth(path: &str) -> usize {
     path.split('/').filter(|c| !c.is_empty() && *c != ".").count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::text::utf16;
+
+    #[test]
+    fn a_tree_entrys_depth_is_its_indentation_steps() {
+        let tree_depth = |s: &str| tree_depth(&utf16(s));
+        assert_eq!(tree_depth("├── AUTHORS"), Some(0));
+        assert_eq!(tree_depth("│\u{a0}\u{a0} ├── _images"), Some(1));
+        assert_eq!(tree_depth("│   │   └── sqla_engine_arch.png"), Some(2));
+        assert_eq!(tree_depth("    `-- lib.rs"), Some(1));
+        assert_eq!(tree_depth("|-- src"), Some(0));
+        for none in [".", "133 directories, 1180 files", "│   ", "├─ x", "    x"] {
+            assert_eq!(tree_depth(none), None, "{none}");
+        }
+    }
 }
