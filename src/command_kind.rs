@@ -93,6 +93,8 @@ fn command_words_kind(command: &str) -> Option<(Kind, String)> {
             said(Kind::Listing, "find")
         }
         "ls" => said(Kind::Listing, if short('R') { "ls -R" } else { "ls" }),
+        // `tree -J` and `-X` print JSON and XML, not a drawing.
+        "tree" if !short('J') && !short('X') => said(Kind::Listing, "tree"),
         "npm" | "pnpm" | "yarn"
             if flag("--json")
                 && matches!(operands.first().map(|s| s.as_str()), Some("view" | "info" | "show" | "ls" | "list")) =>

@@ -20,6 +20,8 @@ fn commands_that_name_their_output() {
     assert_eq!(kind("git grep -n TODO"), Some(Kind::Search));
     assert_eq!(kind("find node_modules/@deepseek-ai -maxdepth 2"), Some(Kind::Listing));
     assert_eq!(kind("ls -lR regex-automata"), Some(Kind::Listing));
+    assert_eq!(kind("tree -L 3 src"), Some(Kind::Listing));
+    assert_eq!(kind("tree -J src"), None);
     assert_eq!(kind("npm view react --json"), Some(Kind::Json));
     assert_eq!(kind("pip inspect"), Some(Kind::Json));
     assert_eq!(kind("python -m pytest -q tests/"), Some(Kind::Log));
