@@ -184,6 +184,8 @@ fn traces_after_a_failure_and_their_project_frames() {
     assert_eq!(s[3].frame, Frame::Library);
     assert_eq!(s[4].frame, Frame::Library);
     assert!(s[5].frame_head() && s[5].frame == Frame::Project && s[6].frame == Frame::Project);
+    // A frame's `at path` line is its detail, not a frame of its own.
+    assert!(!s[4].frame_head() && !s[6].frame_head());
     // JUnit's console: a runtime frame without a source under the test's
     // own frame reads as its detail, and says nothing of where the test is.
     let junit = "  => java.lang.IllegalArgumentException: not a numeral: CLXXXVIII
@@ -372,4 +374,14 @@ proptest::proptest! {
             proptest::prop_assert_eq!(signals.position(k), lines.partition_point(|&l| (l as usize) < k), "query {}", k);
         }
     }
+}
+
+#[test]
+fn a_rust_closure_under_the_function_it_called_is_no_project_frame() {
+    let log = "thread 'slice' panicked at src/bytes.rs:396:9:\nrange end out of bounds\nstack backtrace:\n   0: core::panicking::panic_fmt\n             at /rustc/x/library/core/src/panicking.rs:80:14\n   1: bytes::Bytes::slice\n             at ./src/bytes.rs:396:9\n   2: test_bytes::slice\n             at ./tests/test_bytes.rs:136:15\n   3: test_bytes::slice::{{closure}}\n             at ./tests/test_bytes.rs:124:11\n   4: bytes::parse::{{closure}}\n             at ./src/parse.rs:9:1\n   5: core::ops::function::FnOnce::call_once\n             at /rustc/x/library/core/src/ops/function.rs:250:5\n";
+    let s = classify(log);
+    assert_eq!(s[7].frame, Frame::Project, "the test's own frame");
+    assert!(s[9].frame_head() && s[9].frame == Frame::Library, "its harness closure");
+    // A closure of another function is the project's.
+    assert_eq!(s[11].frame, Frame::Project);
 }

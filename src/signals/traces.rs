@@ -270,6 +270,8 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         let mut current: Option<(usize, bool)> = None;
         // Whether the previous line opened a frame with a number (`N: fn`).
         let mut numbered_head = false;
+        // The function of the last numbered frame.
+        let mut above = String::new();
         // The indentation of the trace's first frame: a detail line left of it is not the trace's.
         let mut floor = None;
         while j < n {
@@ -305,9 +307,10 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
                 break;
             }
             // A Rust frame's `at path` line is a detail, though it looks like
-            // a frame (when its head is already marked as one).
-            let rust_at =
-                in_frame && numbered_head && self.buf.trim_start().starts_with("at ") && self.get(j - 1).frame_head();
+            // a frame: right under its numbered head.
+            let rust_at = numbered_head
+                && current.is_some_and(|(head, _)| head + 1 == j)
+                && self.buf.trim_start().starts_with("at ");
             if detail || rust_at {
                 // Where a frame's code is, when a detail line says (Rust's
                 // `at path:line`, Go's path line); a detail line naming no
@@ -327,7 +330,17 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
                 self.finish_frame(current.take(), j);
                 numbered_head =
                     self.buf.trim_start().split(':').next().is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
-                current = Some((j, library_text(&self.buf)));
+                // Rust's `f::{{closure}}` right under `f` is the closure
+                // that called it (a test harness's): it says nothing of
+                // where the bug is, as a library frame says nothing.
+                let function = self.buf.trim_start().split_once(": ").map_or("", |(_, f)| f.trim_end());
+                let wrapper = numbered_head
+                    && function.strip_suffix("::{{closure}}").is_some_and(|f| !f.is_empty() && f == above);
+                above.clear();
+                if numbered_head {
+                    above.push_str(function);
+                }
+                current = Some((j, wrapper || library_text(&self.buf)));
                 j += 1;
                 continue;
             }
