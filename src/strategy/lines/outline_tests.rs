@@ -82,16 +82,6 @@ fn a_modules_summary_after_its_licence_and_its_top_level_values_are_kept() {
 }
 
 #[test]
-fn top_level_bindings_are_values_and_statements_are_not() {
-    for bound in ["__version__ = \"1.16.0\"", "CC = gcc", "moves = _MovedItems(__name__)"] {
-        assert!(outline::is_top_level_binding(bound), "{bound}");
-    }
-    for other in ["x == 1", "a.b = 2", "x += 1", "1x = 2", "f(x = 1)", "= 3", "x=1"] {
-        assert!(!outline::is_top_level_binding(other), "{other}");
-    }
-}
-
-#[test]
 fn a_tree_drawing_is_a_listing_read_top_level_first() {
     // `tree` of a project: a few top-level files and folders, each folder
     // hundreds of entries deep, padded with no-break spaces as tree pads.

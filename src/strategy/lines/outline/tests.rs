@@ -1,3 +1,4 @@
+use super::super::kind::patterns;
 use super::*;
 use crate::text::utf16;
 
@@ -156,4 +157,30 @@ fn a_yaml_documents_outline_is_its_keys_top_level_first() {
     assert_eq!(t[0], vec![1, 2, 5], "{t:?}");
     assert_eq!(t[1], vec![3, 6], "{t:?}");
     assert_eq!(t[2], vec![4, 7, 8], "{t:?}");
+}
+
+#[test]
+fn prose_in_block_comments_is_no_declaration_and_a_split_prototype_is_one() {
+    let header = "/* Parses a document.\n   a name has a prefix (i.e. an explicit namespace qualifier) then\n   Returns the status (XML_STATUS_OK) of the parse\n*/\nXMLPARSEAPI(XML_Parser)\nXML_ParserCreate(const XML_Char *encoding);\n\nstatic int\nparse_name (const char *s)\n{\n  return 0;\n}\n";
+    let t = tiers_of(Kind::Code, header);
+    let listed: Vec<u32> = t.iter().flatten().copied().collect();
+    for prose in [1, 2] {
+        assert!(!listed.contains(&prose), "prose line {prose} listed: {t:?}");
+    }
+    // The names under their return types are the file's declarations.
+    assert!(t[0].contains(&5) && t[0].contains(&8), "{t:?}");
+    // A triple-quoted string's lines are its text, and what follows it is code again.
+    let py = "HELP = \"\"\"\nusage: tool (the files) [options]\n\"\"\"\n\ndef main(argv):\n    return 0\n";
+    let t = tiers_of(Kind::Code, py);
+    assert!(t[0].contains(&4) && !t.iter().flatten().any(|&k| k == 1), "{t:?}");
+}
+
+#[test]
+fn top_level_bindings_are_values_and_statements_are_not() {
+    for bound in ["__version__ = \"1.16.0\"", "CC = gcc", "moves = _MovedItems(__name__)"] {
+        assert!(code::is_top_level_binding(bound), "{bound}");
+    }
+    for other in ["x == 1", "a.b = 2", "x += 1", "1x = 2", "f(x = 1)", "= 3", "x=1"] {
+        assert!(!code::is_top_level_binding(other), "{other}");
+    }
 }
