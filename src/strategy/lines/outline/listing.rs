@@ -147,7 +147,17 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         top.dedup();
         vec![top, top_files, top_folders, firsts, first, second, rest, entries]
     } else {
-        vec![top, first, second, rest, firsts, entries]
+        // The first entry under each header one level down (what each of
+        // the top folders holds; the top's own entries lead) before the
+        // deeper headers.
+        let top_header = dirs.first().map(|&(k, _)| k);
+        let mut under_first: Vec<u32> = first
+            .iter()
+            .filter(|&&h| Some(h) != top_header)
+            .filter_map(|&h| firsts.get(firsts.partition_point(|&f| f <= h)).copied())
+            .collect();
+        under_first.dedup();
+        vec![top, first, second, under_first, rest, firsts, entries]
     }
 }
 

@@ -184,3 +184,14 @@ fn top_level_bindings_are_values_and_statements_are_not() {
         assert!(!code::is_top_level_binding(other), "{other}");
     }
 }
+
+#[test]
+fn an_ls_r_reads_what_each_top_folder_holds_before_deeper_headers() {
+    // .: a, b; ./a: x, sub; ./a/sub: y; ./b: z (`ls -lR`'s `total` lines too).
+    let ls = ".:\na\nb\n\n./a:\ntotal 8\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
+    let t = tiers_of(Kind::Listing, ls);
+    assert_eq!(t[1], vec![0, 4, 12], "{t:?}"); // .:, ./a:, ./b:
+    assert_eq!(t[2], vec![9], "{t:?}"); // ./a/sub:
+    // The first entry under ./a: (past its total line) and ./b:.
+    assert_eq!(t[3], vec![6, 13], "{t:?}");
+}
