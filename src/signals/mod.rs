@@ -22,6 +22,7 @@ mod reading;
 pub mod rules;
 mod scan;
 pub mod templates;
+mod trace_index;
 pub mod traces;
 mod view;
 
@@ -29,7 +30,7 @@ use std::ops::Range;
 
 pub use frames::Frame;
 pub(crate) use reading::Reading;
-pub use traces::Traces;
+pub use trace_index::Traces;
 pub use view::view;
 pub(crate) use view::{content_start, plain_bytes};
 
@@ -73,6 +74,7 @@ const SEVERITY_SHIFT: u16 = 10;
 const SEVERITY: u16 = 3 << SEVERITY_SHIFT;
 const LOCATED_BELOW: u16 = 4096;
 const FILE_HEADER: u16 = 8192;
+const RAISED: u16 = 16384;
 
 macro_rules! flag {
     ($get:ident, $set:ident, $bit:ident, $doc:literal) => {
@@ -122,6 +124,7 @@ impl LineSignal {
         "A diagnostic whose location is the next line (`  --> path:12:5`)."
     );
     flag!(file_header, set_file_header, FILE_HEADER, "The file header above diagnostics that give only `line:column`.");
+    flag!(raised, set_raised, RAISED, "A frame head right under a Go `panic(…)` frame: where the panic was raised.");
 
     /// A diagnostic's severity (meaningful when [`Self::diagnostic`]).
     pub fn severity(&self) -> diagnostics::Severity {

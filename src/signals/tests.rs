@@ -385,3 +385,20 @@ fn a_rust_closure_under_the_function_it_called_is_no_project_frame() {
     // A closure of another function is the project's.
     assert_eq!(s[11].frame, Frame::Project);
 }
+
+#[test]
+fn a_go_frame_is_its_function_and_path_and_the_panics_origin_is_a_key_frame() {
+    let log = "--- FAIL: Test (0.00s)\npanic: runtime error: slice bounds out of range [:-1] [recovered]\n\npanic: tabwriter: panic during Flush\n\ngoroutine 18 [running]:\ntesting.tRunner.func1()\n\t/usr/lib/go-1.19/src/testing/testing.go:1399 +0x39f\npanic({0x507440, 0xc0000a0540})\n\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212\nexample.com/kit/tw.(*Writer).handlePanic(0x4f54a5?)\n\t/src/kit/tw/tabwriter.go:479 +0x108\npanic({0x51d220, 0xc0000de888})\n\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212\nexample.com/kit/tw.(*Writer).writeN(0xc0000f7660?)\n\t/src/kit/tw/tabwriter.go:265 +0x7a\nexample.com/kit/tw.(*Writer).format(0xc0000fc210)\n\t/src/kit/tw/tabwriter.go:399 +0x16e\nexample.com/kit/tw_test.Test(0x0?)\n\t/src/kit/tw/tabwriter_test.go:615 +0x113\ntesting.tRunner(0xc0000829c0, 0x534de0)\n\t/usr/lib/go-1.19/src/testing/testing.go:1446 +0x10b\n";
+    let t = utf16(log);
+    let s = starts(&t);
+    let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+    // Each path line belongs to the function above it.
+    for k in [7, 9, 11, 13, 15] {
+        assert!(!signals.get(k).frame_head() && signals.get(k - 1).frame_head(), "line {k}");
+    }
+    // The frame under the last runtime `panic(…)` raised it; it is a key frame.
+    assert!(signals.get(14).raised() && signals.get(10).raised() && !signals.get(16).raised());
+    let trace = signals.traces().holding(14).expect("a trace");
+    let key = signals.traces().key_frames(&signals, trace);
+    assert!(key.contains(&14) && key.contains(&15), "{key:?}");
+}

@@ -12,13 +12,11 @@
 //! failure's trace and the frames that matter in it are found by binary
 //! search, whatever the trace's length.
 
-use std::ops::Range;
-
 use super::classify::Classifier;
 use super::frames::{Frame, indent_of, library_text, line_indent, patterns, starts_with_pass_glyph};
 use super::templates::Templates;
 use super::view::{indented, view};
-use super::{Failure, LineSignal, Reading, Signals};
+use super::{Failure, LineSignal, Reading};
 use crate::text::TextLines;
 
 /// Lines of the block under a failure line that are read at most.
@@ -272,6 +270,8 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         let mut numbered_head = false;
         // The function of the last numbered frame.
         let mut above = String::new();
+        // Whether the last frame was Go's `panic(…)`.
+        let mut after_panic = false;
         // The indentation of the trace's first frame: a detail line left of it is not the trace's.
         let mut floor = None;
         while j < n {
@@ -311,7 +311,11 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             let rust_at = numbered_head
                 && current.is_some_and(|(head, _)| head + 1 == j)
                 && self.buf.trim_start().starts_with("at ");
-            if detail || rust_at {
+            // So is a Go frame's tab-indented `path.go:N` line under its function.
+            let go_path = current.is_some_and(|(head, _)| head + 1 == j)
+                && self.buf.starts_with('\t')
+                && patterns.frame_detail.is_match(bytes);
+            if detail || rust_at || go_path {
                 // Where a frame's code is, when a detail line says (Rust's
                 // `at path:line`, Go's path line); a detail line naming no
                 // place (a JVM frame without a source, `(Unknown Source)`)
@@ -341,6 +345,11 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
                     above.push_str(function);
                 }
                 current = Some((j, wrapper || library_text(&self.buf)));
+                // Go prints the runtime's `panic(…)` frame right above the
+                // frame that raised the panic.
+                if std::mem::replace(&mut after_panic, self.buf.trim_start().starts_with("panic(")) {
+                    self.reading.update(j, |s| s.set_raised(true));
+                }
                 j += 1;
                 continue;
             }
@@ -385,104 +394,6 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         }
         self.finish_frame(frame, j);
         j
-    }
-}
-
-/// The frames of a scanned result, indexed: the maximal runs of frame
-/// lines (traces) and the lines that open a frame.
-#[derive(Clone, Debug, Default)]
-pub struct Traces {
-    /// Maximal runs of consecutive frame lines, ascending.
-    runs: Vec<Range<u32>>,
-    /// Frame heads, ascending, and whether each is the project's.
-    heads: Vec<(u32, bool)>,
-    /// The heads that are the project's, ascending.
-    project_heads: Vec<u32>,
-}
-
-impl Traces {
-    /// Adds the frames among `records` (line, signal), ascending and after
-    /// every line already indexed; a run continues across the call when its
-    /// lines are consecutive.
-    pub(crate) fn extend(&mut self, records: impl Iterator<Item = (usize, LineSignal)>) {
-        for (k, s) in records {
-            if s.frame == Frame::None {
-                continue;
-            }
-            let k = k as u32;
-            match self.runs.last_mut() {
-                Some(run) if run.end == k => run.end = k + 1,
-                _ => self.runs.push(k..k + 1),
-            }
-            if s.frame_head() {
-                self.heads.push((k, s.frame == Frame::Project));
-                if s.frame == Frame::Project {
-                    self.project_heads.push(k);
-                }
-            }
-        }
-    }
-
-    /// Every trace, ascending.
-    pub fn all(&self) -> impl Iterator<Item = Range<usize>> + '_ {
-        self.runs.iter().map(|r| r.start as usize..r.end as usize)
-    }
-
-    /// The trace holding line `k`, if it is a frame line.
-    pub fn holding(&self, k: usize) -> Option<Range<usize>> {
-        let k = u32::try_from(k).ok()?;
-        let i = self.runs.partition_point(|r| r.end <= k);
-        self.runs.get(i).filter(|r| r.start <= k).map(|r| r.start as usize..r.end as usize)
-    }
-
-    /// The first head in `range`, if any.
-    fn first_head(&self, range: Range<usize>) -> Option<usize> {
-        let i = self.heads.partition_point(|&(h, _)| (h as usize) < range.start);
-        self.heads.get(i).map(|&(h, _)| h as usize).filter(|&h| h < range.end)
-    }
-
-    /// The last head in `range`, if any.
-    fn last_head(&self, range: Range<usize>) -> Option<usize> {
-        let i = self.heads.partition_point(|&(h, _)| (h as usize) < range.end);
-        i.checked_sub(1).map(|i| self.heads[i].0 as usize).filter(|&h| h >= range.start)
-    }
-
-    /// The first and last project heads in `range`.
-    fn project_ends(&self, range: Range<usize>) -> (Option<usize>, Option<usize>) {
-        let a = self.project_heads.partition_point(|&h| (h as usize) < range.start);
-        let b = self.project_heads.partition_point(|&h| (h as usize) < range.end);
-        if a == b {
-            (None, None)
-        } else {
-            (Some(self.project_heads[a] as usize), Some(self.project_heads[b - 1] as usize))
-        }
-    }
-
-    /// The lines of the frames of `trace` worth keeping, by meaning: the
-    /// first frame in the project's own code, the first and the last frame,
-    /// and the last in the project's code, each with its detail lines (at
-    /// most [`FRAME_LINES`] a frame); the repeated middles are left to
-    /// markers. A frame starts at a head, or at the trace's first line.
-    pub fn key_frames(&self, signals: &Signals, trace: Range<usize>) -> Vec<usize> {
-        if trace.is_empty() {
-            return Vec::new();
-        }
-        let unit = |start: usize| {
-            let end = self.first_head(start + 1..trace.end).unwrap_or(trace.end);
-            start..end.min(start + FRAME_LINES)
-        };
-        let start_is_project = signals.get(trace.start).frame == Frame::Project;
-        let (first_project, last_project) = self.project_ends(trace.start + 1..trace.end);
-        let first_project = if start_is_project { Some(trace.start) } else { first_project };
-        let last_project = last_project.or(start_is_project.then_some(trace.start));
-        let last = self.last_head(trace.start + 1..trace.end).unwrap_or(trace.start);
-        let mut chosen: Vec<usize> = Vec::with_capacity(4);
-        for start in [first_project, Some(trace.start), Some(last), last_project].into_iter().flatten() {
-            if !chosen.contains(&start) {
-                chosen.push(start);
-            }
-        }
-        chosen.into_iter().flat_map(unit).collect()
     }
 }
 
