@@ -38,17 +38,20 @@ pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
 }
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
-/// `+++` where no `diff` line names the file), hunk headers (and a
-/// diffstat's summary, in a `git log --stat`), the newest commit's header
-/// fields and diffstat (a log shows it first), the other header lines, the
-/// first changed line of each hunk, the other changed lines, then context.
+/// `+++` where no `diff` line names the file), the newest commit's hunk
+/// headers (and each diffstat's summary, in a `git log --stat`), its header
+/// fields and diffstat (a log shows it first), the first change of each of
+/// its hunks (a removal with the addition after it), the older commits'
+/// hunk headers, the other header lines, the other hunks' first changes,
+/// the other changed lines, then context.
 fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut files, mut hunks, mut other_headers, mut first_changes, mut changes, mut context) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
     // The first commit's header fields and diffstat.
     let (mut commits, mut newest) = (0usize, vec![]);
     let mut in_message = false;
-    let mut awaiting_change = false;
+    let (mut awaiting_change, mut awaiting_addition) = (false, false);
+    let (mut newest_changes, mut older_hunks) = (vec![], vec![]);
     let mut file_named = false;
     let mut v = String::new();
     for k in 0..lines.len() {
@@ -73,15 +76,27 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         } else if v.starts_with("--- ") || v.starts_with("+++ ") || v.starts_with("index ") {
             other_headers.push(k);
         } else if v.starts_with("@@") {
-            hunks.push(k);
-            awaiting_change = true;
+            if commits <= 1 {
+                hunks.push(k)
+            } else {
+                older_hunks.push(k)
+            }
+            (awaiting_change, awaiting_addition) = (true, false);
             file_named = false;
         } else if is_stat_summary(&v) {
             // `git log --stat`: a commit's ` N files changed, …` line.
             hunks.push(k);
         } else if v.starts_with('+') || v.starts_with('-') {
+            // A hunk's first change, and where it removes first, its first
+            // addition: the pair says what became of the line. The newest
+            // commit's come first.
+            let added = v.starts_with('+');
+            let first = if commits == 1 { &mut newest_changes } else { &mut first_changes };
             if std::mem::take(&mut awaiting_change) {
-                first_changes.push(k);
+                first.push(k);
+                awaiting_addition = !added;
+            } else if added && std::mem::take(&mut awaiting_addition) {
+                first.push(k);
             } else {
                 changes.push(k);
             }
@@ -92,7 +107,7 @@ fn diff(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             context.push(k);
         }
     }
-    vec![files, hunks, newest, other_headers, first_changes, changes, context]
+    vec![files, hunks, newest, newest_changes, older_hunks, other_headers, first_changes, changes, context]
 }
 
 /// Whether `v` is a diffstat's summary: ` 3 files changed, 10 insertions(+)`.

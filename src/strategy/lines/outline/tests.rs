@@ -146,8 +146,41 @@ fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
     // Commits and subjects, summaries, then the first commit's header
     // fields and file lines; the older commit's stay context.
     assert_eq!(t[2], vec![1, 2, 6, 7], "{t:?}");
-    assert_eq!(t[3], vec![11, 12], "{t:?}");
+    assert_eq!(t[5], vec![11, 12], "{t:?}");
     assert!(t.last().unwrap().contains(&16), "{t:?}");
+}
+
+#[test]
+fn a_patch_logs_newest_changes_come_before_older_hunks_and_a_removal_brings_its_addition() {
+    let commit = |n: u32, hunks: usize| {
+        let mut c = format!(
+            "commit {}\nAuthor: r <r@x>\nDate:   Mon Oct {n} 09:22:00 2025 +0000\n\n    Release {n}\n\n",
+            format!("{n:x}").repeat(40)
+        );
+        c.push_str(
+            "diff --git a/package.json b/package.json\nindex 1..2 100644\n--- a/package.json\n+++ b/package.json\n",
+        );
+        for h in 0..hunks {
+            c.push_str(&format!(
+                "@@ -{h},3 +{h},3 @@\n {{\n-  \"version\": \"{n}.{h}.0\",\n+  \"version\": \"{n}.{h}.1\",\n }}\n"
+            ));
+        }
+        c
+    };
+    let log = format!("{}{}", commit(3, 2), commit(2, 3));
+    let t = tiers_of(Kind::Diff, &log);
+    let line = |s: &str| log.lines().position(|l| l == s).unwrap() as u32;
+    // The newest commit's hunks, then its fields, then each of its hunks'
+    // first removal with the addition that replaces it; the older hunks after.
+    assert_eq!(t[1], vec![line("@@ -0,3 +0,3 @@"), line("@@ -1,3 +1,3 @@")], "{t:?}");
+    let newest = [
+        line("-  \"version\": \"3.0.0\","),
+        line("+  \"version\": \"3.0.1\","),
+        line("-  \"version\": \"3.1.0\","),
+        line("+  \"version\": \"3.1.1\","),
+    ];
+    assert_eq!(t[3], newest, "{t:?}");
+    assert_eq!(t[4].len(), 3, "{t:?}");
 }
 
 #[test]
