@@ -30,13 +30,16 @@ enum Lead {
 /// tier's first four entries; then a source file's first imports and a
 /// listing's top directories (they matter as much as the first
 /// declarations or entries), and a diff's first and last hunk (the last
-/// change, as well as the first). A search's second hits and a JSON's
-/// second level do not come before the rest of the files or keys.
+/// change, as well as the first); then a commit log's newest commit's
+/// first two header fields (who wrote it, when), before the older
+/// commits' subjects. A search's second hits and a JSON's second level do
+/// not come before the rest of the files or keys.
 fn lead(kind: Kind, level: usize) -> Option<Lead> {
     match (level, kind) {
         (0, _) => Some(Lead::First(OUTLINE_HEAD)),
         (1, Kind::Code | Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
         (1, Kind::Diff) => Some(Lead::Ends),
+        (2, Kind::Diff) => Some(Lead::First(2)),
         _ => None,
     }
 }
@@ -82,9 +85,9 @@ pub(crate) fn plan_outline(
     // Outline lines kept so far, by text: an identical one (a file header
     // in every commit of a `git log -p`) says nothing new.
     let mut seen: HashSet<&[u16]> = HashSet::new();
-    // What leads each of the first tiers, before any tier's rest (see
+    // What leads each of the first three tiers, before any tier's rest (see
     // [`lead`]): so a large first tier does not starve the second.
-    for level in 0..2 {
+    for level in 0..3 {
         for (t, text) in tiers.iter().enumerate() {
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
             let lead: Vec<u32> = match lead(kinds[t], level) {

@@ -318,3 +318,26 @@ fn identical_outline_lines_are_kept_once() {
     assert_eq!(o.matches("diff --git a/src/lib.rs b/src/lib.rs\n").count(), 1, "{o}");
     assert!(o.matches("    Change number ").count() >= 15, "{o}");
 }
+
+#[test]
+fn a_long_commit_logs_newest_author_and_date_come_before_older_subjects() {
+    // `git log --stat` of thirty releases: at a small budget the subjects
+    // of all thirty do not fit, and who made the newest and when say more.
+    let mut log = String::new();
+    for n in (1..=30).rev() {
+        log.push_str(&format!(
+            "commit {}\nAuthor: Release Bot <bot@example.com>\nDate:   Wed Oct {n} 12:05:00 2026 +0300\n\n    Release 2.{n}.0\n\n",
+            format!("{n:02x}").repeat(20)
+        ));
+        log.push_str(&format!(
+            " src/pkg/_parser.py | {n} +++---\n 1 file changed, {n} insertions(+), 3 deletions(-)\n\n"
+        ));
+    }
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    for want in ["Author: Release Bot", "Date:   Wed Oct 30 12:05:00 2026 +0300", "    Release 2.30.0"] {
+        assert!(o.contains(want), "{want} missing in\n{o}");
+    }
+}
