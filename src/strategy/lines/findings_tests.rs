@@ -200,15 +200,19 @@ fn a_flood_file_by_file_keeps_each_files_first_finding_before_more_of_one() {
     assert!(missing.is_empty(), "openings missing: {missing:?} in\n{o}");
 }
 
+/// A CI job's log as downloaded, every line stamped: `setup` lines of
+/// set-up, then the step running `command`, printing `output`.
+fn job_log(setup: impl Fn(usize) -> String, lines: usize, command: &str, output: &str) -> String {
+    let mut log: String = (0..lines).map(|i| setup(i) + "\n").collect();
+    log.push_str(&format!("##[group]Run {command}\n{command}\n##[endgroup]\n{output}"));
+    log.lines().map(|l| format!("2026-12-01T10:11:16.8071163Z {l}\n")).collect()
+}
+
 #[test]
 fn a_compilers_warnings_wait_for_the_failures_of_a_log_that_fails_of_its_own() {
     // A CI job building with ten warnings of distinct lints, each
     // quoting its source, then a test that fails.
-    let mut log = String::from("Current runner version: '2.330.0'\n");
-    for i in 0..30 {
-        log.push_str(&format!("Included software: tool-{i} version {i}.0.{i}\n"));
-    }
-    log.push_str("##[group]Run cargo test --verbose\ncargo test --verbose\n##[endgroup]\n");
+    let mut log = String::new();
     let lints = ["variable", "import", "function", "constant", "struct", "field", "method", "enum", "macro", "label"];
     for (i, lint) in lints.iter().enumerate() {
         log.push_str(&format!("warning: {lint} is never used: `value_{i}`\n  --> src/lib_{i}.rs:{}:9\n   |\n", i + 40));
@@ -226,8 +230,7 @@ fn a_compilers_warnings_wait_for_the_failures_of_a_log_that_fails_of_its_own() {
     log.push_str("  left: [1, 1, 2]\n right: [1, 2]\n\nfailures:\n    tests::test_dedup\n\n");
     log.push_str("test result: FAILED. 63 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n");
     log.push_str("error: test failed, to rerun pass `--lib`\n##[error]Process completed with exit code 101.\n");
-    // Each line stamped, as a downloaded job log is.
-    let log: String = log.lines().map(|l| format!("2026-12-01T10:11:16.8071163Z {l}\n")).collect();
+    let log = job_log(|i| format!("Included software: tool-{i} version {i}.0.{i}"), 40, "cargo test --verbose", &log);
     let text = utf16(&log);
     let blocks = [Block::Text(&text)];
     assert_eq!(kinds(&blocks), vec![Kind::Log]);
@@ -245,11 +248,7 @@ fn a_job_logs_findings_that_quote_their_source_keep_each_rules_first() {
     // A lint step after a long install: ruff's full format, each finding
     // with its location and a dozen gutter lines of source; one of a rule
     // among many of another.
-    let mut log = String::from("##[group]Run pip install -e .\n");
-    for i in 0..150 {
-        log.push_str(&format!("Requirement already satisfied: package-{i} in ./venv/lib/python3.11/site-packages\n"));
-    }
-    log.push_str("##[endgroup]\n##[group]Run ruff check parse\nruff check parse\n##[endgroup]\n");
+    let mut log = String::new();
     for i in 0..40 {
         let rule = if i == 23 {
             "DTZ002 `datetime.datetime.today()` used"
@@ -263,7 +262,8 @@ fn a_job_logs_findings_that_quote_their_source_keep_each_rules_first() {
         log.push_str("   |            ^^^^^^^^^^^^^^^^^^\nhelp: Replace with format specifiers\n\n");
     }
     log.push_str("Found 40 errors.\n##[error]Process completed with exit code 1.\n");
-    let log: String = log.lines().map(|l| format!("2026-12-01T10:11:23.0395876Z {l}\n")).collect();
+    let install = |i| format!("Requirement already satisfied: package-{i} in ./venv/lib/python3.11/site-packages");
+    let log = job_log(install, 150, "ruff check parse", &log);
     let text = utf16(&log);
     let blocks = [Block::Text(&text)];
     let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
