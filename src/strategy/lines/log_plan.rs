@@ -15,7 +15,8 @@
 //!    first, then inwards; summaries, the closing ones first; stack traces
 //!    by meaning (the first frame in the project's own code, the first and
 //!    the last frame); the earliest lines naming a kept failure's subject
-//!    ([`mentions`]); failure lines repeating a template, spread over the
+//!    ([`mentions`]); failure lines repeating a template (where they come
+//!    file by file, each file's first before the rest), spread over the
 //!    output; weak failure words, capped at [`WEAK_SHARE`] and spread.
 //! 3. **The start** ([`LogPlan::start`]), up to its share: the first lines,
 //!    up to the first that does not fit.

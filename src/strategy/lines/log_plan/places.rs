@@ -5,6 +5,8 @@
 //! place no kept failure of it names is the same error somewhere else, and
 //! says more than one more at a place already shown. A flood naming a new
 //! place a line (a linter's, a type checker's) is no such template.
+//! And the file a line opens with: a type checker's repeats come file by
+//! file, and each file's first says where its run starts.
 
 use std::collections::{HashMap, HashSet};
 
