@@ -308,13 +308,10 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             // A Rust frame's `at path` line is a detail, though it looks like
             // a frame: right under its numbered head.
-            let rust_at = numbered_head
-                && current.is_some_and(|(head, _)| head + 1 == j)
-                && self.buf.trim_start().starts_with("at ");
+            let under_head = current.is_some_and(|(head, _)| head + 1 == j);
+            let rust_at = under_head && numbered_head && self.buf.trim_start().starts_with("at ");
             // So is a Go frame's tab-indented `path.go:N` line under its function.
-            let go_path = current.is_some_and(|(head, _)| head + 1 == j)
-                && self.buf.starts_with('\t')
-                && patterns.frame_detail.is_match(bytes);
+            let go_path = under_head && self.buf.starts_with('\t') && patterns.frame_detail.is_match(bytes);
             if detail || rust_at || go_path {
                 // Where a frame's code is, when a detail line says (Rust's
                 // `at path:line`, Go's path line); a detail line naming no

@@ -278,10 +278,15 @@ impl LogPlan<'_, '_, '_> {
             }
         }
         // Where a flood comes file by file, the repeat opening each file's
-        // run first, spread; then the others, spread.
-        let files: Vec<Option<&[u16]>> =
-            ranked.repeats.iter().map(|&k| places::leading_file(self.index.line(k as usize))).collect();
-        let openings = places::file_openings(&files);
+        // run first, spread; then the others, spread. Each repeat's file is
+        // read only while there is room for one.
+        let openings = if self.keep.full() {
+            Vec::new()
+        } else {
+            let files: Vec<Option<&[u16]>> =
+                ranked.repeats.iter().map(|&k| places::leading_file(self.index.line(k as usize))).collect();
+            places::file_openings(&files)
+        };
         for i in spread_positions(openings.len()) {
             if self.keep.full() {
                 break;

@@ -17,8 +17,7 @@ const REACH: usize = 160;
 /// a path without white space, then `:` and the line's digits. `None` when
 /// it opens with none.
 pub(super) fn leading_place(line: &[u16]) -> Option<u64> {
-    let start = line.iter().position(|&u| u != u16::from(b' ') && u != u16::from(b'\t'))?;
-    let body = &line[start..line.len().min(start + REACH)];
+    let body = opening(line)?;
     let mut at = 0;
     let end = loop {
         // The next white space ends the path; a `:` and a digit end the place.
@@ -42,8 +41,7 @@ pub(super) fn leading_place(line: &[u16]) -> Option<u64> {
 /// follows it: `path:12` or `path(12,3)` (a type checker's). `None` when
 /// it opens with none.
 pub(super) fn leading_file(line: &[u16]) -> Option<&[u16]> {
-    let start = line.iter().position(|&u| u != u16::from(b' ') && u != u16::from(b'\t'))?;
-    let body = &line[start..line.len().min(start + REACH)];
+    let body = opening(line)?;
     let end = body.iter().position(|&u| matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x3A | 0x28))?;
     let place_follows = matches!(body[end], 0x3A | 0x28) && body.get(end + 1).is_some_and(|&d| is_digit(d));
     (end > 0 && place_follows).then(|| &body[..end])
@@ -62,6 +60,13 @@ pub(super) fn file_openings(files: &[Option<&[u16]>]) -> Vec<usize> {
         return Vec::new();
     }
     openings
+}
+
+/// The first [`REACH`] units of `line` past its indentation, where a
+/// place would be; `None` for a blank line.
+fn opening(line: &[u16]) -> Option<&[u16]> {
+    let start = line.iter().position(|&u| u != u16::from(b' ') && u != u16::from(b'\t'))?;
+    Some(&line[start..line.len().min(start + REACH)])
 }
 
 fn is_digit(u: u16) -> bool {

@@ -209,9 +209,13 @@ fn is_value(trimmed: &str) -> bool {
 /// Whether `trimmed` binds a name at a file's top level without a keyword
 /// (`__version__ = "1.16.0"`, `CC = gcc`): a module's value.
 pub(super) fn is_top_level_binding(trimmed: &str) -> bool {
-    let b = trimmed.as_bytes();
-    let name = b.iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
-    name > 0 && !b[0].is_ascii_digit() && b[name..].starts_with(b" = ")
+    after_name(trimmed).is_some_and(|rest| rest.starts_with(" = "))
+}
+
+/// What follows the identifier `trimmed` opens with, if it opens with one.
+fn after_name(trimmed: &str) -> Option<&str> {
+    let name = trimmed.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    (name > 0 && !trimmed.as_bytes()[0].is_ascii_digit()).then(|| &trimmed[name..])
 }
 
 /// The token closing the block comment or triple-quoted string (a
@@ -257,8 +261,7 @@ fn is_return_type(trimmed: &str) -> bool {
 /// Whether `trimmed` opens with a name and a parameter list (`f(int x);`,
 /// `XML_Parse(XML_Parser p,`), as a function declared under its return type does.
 fn is_called_name(trimmed: &str) -> bool {
-    let name = trimmed.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-    name > 0 && !trimmed.as_bytes()[0].is_ascii_digit() && trimmed[name..].trim_start().starts_with('(')
+    after_name(trimmed).is_some_and(|rest| rest.trim_start().starts_with('('))
 }
 
 /// Statements that read like signatures (`if (x) {`, `return f(y);`); `t`
