@@ -106,6 +106,8 @@ impl Kept {
 /// What [`KeepSet::admits`] found of a line it lets [`KeepSet::add`] go on with.
 struct Admitted {
     line_cps: usize,
+    /// A redrawn line's overwritten frames and what it shows without them.
+    redraw: Option<((u32, u32), usize)>,
     /// Whether it may be cut (longer than the cap, or evidence).
     long: bool,
 }
@@ -216,11 +218,14 @@ impl<'i, 'a> KeepSet<'i, 'a> {
             return None;
         }
         let line_cps = self.index.cps(k);
+        let redraw = self.redraw(k, line_cps);
+        // What the line renders to whole: a redrawn line, its terminal view.
+        let shown = redraw.map_or(line_cps, |(_, shown)| shown);
         // Dropping a line into its run saves at most that run's marker line,
         // so a line that cannot fit even then, whole or cut, is refused here.
         let most_room = self.limit - self.cost + self.max_run_cost;
         let cut_floor = marker_len(line_cps as u64, Unit::Chars) + MIN_CUT_KEEP;
-        let whole = line_cps <= cap && line_cps <= most_room;
+        let whole = shown <= cap && shown <= most_room;
         // A line longer than the cap is cut; one that merely does not fit
         // what is left is cut only when it is evidence (a failure, its
         // cause or frame, a summary, a caller's span), never to fill.
@@ -238,20 +243,30 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         if k > bounds.start && k + 1 < bounds.end && !self.is_kept(k - 1) && !self.is_kept(k + 1) {
             let near = self.index.cps(k - 1).min(self.min_run_cost) + self.index.cps(k + 1).min(self.min_run_cost);
             let least = |kept: usize| (kept + near).saturating_sub(self.max_run_cost);
-            let whole = line_cps <= cap && least(line_cps) <= self.limit - self.cost;
+            let whole = shown <= cap && least(shown) <= self.limit - self.cost;
             let cut = long && cap >= cut_floor && least(cut_floor) <= self.limit - self.cost;
             if !whole && !cut {
                 return None;
             }
         }
-        Some(Admitted { line_cps, long })
+        Some(Admitted { line_cps, redraw, long })
+    }
+
+    /// For a line redrawn by carriage returns ([`redraw`](super::redraw)):
+    /// the range its overwritten frames take and what it renders to
+    /// without them.
+    fn redraw(&self, k: usize, line_cps: usize) -> Option<((u32, u32), usize)> {
+        let line = self.index.line(k);
+        let (from, to) = super::redraw::overwritten(line, |n| marker_len(n as u64, Unit::Chars))?;
+        let removed = code_point_len(&line[from..to]);
+        Some(((from as u32, to as u32), line_cps - removed + cut_cost(removed)))
     }
 
     /// Adds line `k` for `reason` if it fits, whole when it is at most `cap`
     /// code points and fits, else cut to what fits. Returns whether it was added.
     pub fn add(&mut self, k: usize, cap: usize, reason: Reason) -> bool {
         self.attempts += 1;
-        let Some(Admitted { line_cps, long }) = self.admits(k, cap, reason) else { return false };
+        let Some(Admitted { line_cps, redraw, long }) = self.admits(k, cap, reason) else { return false };
         let t = self.index.text_of(k);
         let (old, split) = self.run_costs(t, k);
         // Cost of everything but line k after adding it (may be negative).
@@ -261,6 +276,11 @@ impl<'i, 'a> KeepSet<'i, 'a> {
             return false;
         }
         let room = room as usize;
+        if let Some((cut, shown)) = redraw
+            && shown <= cap.min(room)
+        {
+            return self.commit(k, Some(vec![cut]), base as usize + shown, reason);
+        }
         if line_cps <= cap.min(room) {
             return self.commit(k, None, base as usize + line_cps, reason);
         }
@@ -312,6 +332,15 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         }
         let (old, split) = self.run_costs(self.index.text_of(k), k);
         Some((split + self.index.cps(k)).saturating_sub(old))
+    }
+
+    /// The most the first line may take (`cap` at most) and still leave
+    /// room for the last `edge` lines, each up to `cap`, and the marker
+    /// between: the edges hold whatever the length of the first line.
+    pub fn first_line_cap(&self, cap: usize, edge: usize) -> usize {
+        let n = self.index.line_count();
+        let last: usize = (1..n).rev().take(edge).map(|k| self.index.cps(k).min(cap)).sum();
+        cap.min(self.limit.saturating_sub(self.cost + last + self.max_run_cost))
     }
 
     /// Code points that may still be added under the current limit.

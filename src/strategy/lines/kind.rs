@@ -175,7 +175,10 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         let level = markdown::heading_level(v.trim_end());
         headings += usize::from(level.is_some());
         sections += usize::from(level.is_some_and(|l| l >= 2));
-        tap += usize::from(v.starts_with("ok ") || v.starts_with("not ok ") || v.starts_with("TAP version"));
+        // A subtest's verdicts are indented (node --test): read them wherever they are.
+        let verdict = v.trim_start();
+        tap +=
+            usize::from(verdict.starts_with("ok ") || verdict.starts_with("not ok ") || v.starts_with("TAP version"));
         match super::yaml::line(&v) {
             super::yaml::Line::Key(_) => (yaml_keys, yaml_lines) = (yaml_keys + 1, yaml_lines + 1),
             super::yaml::Line::Other => yaml_lines += 1,
@@ -207,6 +210,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     } else if share(listed) >= 0.7 || (dir_headers >= 2 && share(listed + bare_names) >= 0.8) {
         Shape::Is(Kind::Listing)
     } else if definitions >= 2
+        && tap == 0
         && share(code_like) >= 0.6
         && share(log_like) < 0.05
         && diagnostics * crate::signals::diagnostics::ONE_FINDING_IN < seen
@@ -217,8 +221,10 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         // A YAML document (a schema, a workflow): outlined by its keys.
         Shape::CodeUnlessItReports
     } else if markdown::is_document(headings, sections) && tap == 0 && share(log_like) < 0.05 {
-        // A Markdown document (a README, a changelog): outlined by its headings.
-        Shape::Is(Kind::Code)
+        // A Markdown document (a README, a changelog): outlined by its
+        // headings, unless its lines report (a text with failure verdicts
+        // is no document).
+        Shape::CodeUnlessItReports
     } else {
         Shape::Is(Kind::Log)
     }
@@ -241,6 +247,10 @@ pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize) -> Kin
             continue;
         }
         view(lines.line(k - start), &mut v);
+        // A test's verdict is a report at any indentation: no source prints one.
+        if failure && v.trim_start().starts_with("not ok ") {
+            return Kind::Log;
+        }
         if is_code_statement(&v, p) {
             continue;
         }

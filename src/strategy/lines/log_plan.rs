@@ -127,7 +127,7 @@ impl LogPlan<'_, '_, '_> {
     /// follow.
     fn ends(&mut self, end_share: f64) {
         let (n, cap) = (self.n(), self.cap);
-        let first_cap = cap.max(self.share(0.125));
+        let first_cap = self.keep.first_line_cap(cap.max(self.share(0.125)), self.options.edge);
         self.keep.add(0, first_cap, Reason::Start);
         let end_start = self.keep.cost();
         for k in (0..n).rev().take(self.options.edge) {

@@ -36,6 +36,7 @@ mod outline_plan;
 mod outline_tests;
 mod plan;
 mod rank;
+mod redraw;
 pub mod render;
 #[cfg(test)]
 mod work_tests;

@@ -67,7 +67,7 @@ pub(crate) fn plan_outline(
             }
         }
     }
-    keep.add(0, cap, Reason::Start);
+    keep.add(0, keep.first_line_cap(cap, options.edge), Reason::Start);
     for k in (0..n).rev().take(options.edge) {
         keep.add(k, cap, Reason::End);
     }

@@ -377,3 +377,83 @@ proptest! {
         prop_assert_eq!(gap_before_start, None);
     }
 }
+
+/// A `node --test` run as an agent pipes it: TAP whose subtests are
+/// indented, each with its YAML block, one failing among many.
+fn node_test_tap(suites: usize, per_suite: usize, failing: (usize, usize)) -> String {
+    let mut log = String::from("TAP version 13\n");
+    for d in 0..suites {
+        log.push_str(&format!("# Subtest: suite {d}\n"));
+        for i in 0..per_suite {
+            let n = i + 1;
+            if (d, i) == failing {
+                log.push_str(&format!(
+                    "    # Subtest: case {d}.{i}\n    not ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.8\n      type: 'test'\n      location: '/w/t.test.mjs:3:90'\n      failureType: 'testCodeFailure'\n      error: |-\n        Expected values to be strictly equal:\n\n        'actual' !== 'x'\n\n      code: 'ERR_ASSERTION'\n      ...\n"
+                ));
+            } else {
+                log.push_str(&format!(
+                    "    # Subtest: case {d}.{i}\n    ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.05{i}\n      type: 'test'\n      ...\n"
+                ));
+            }
+        }
+        let verdict = if d == failing.0 { "not ok" } else { "ok" };
+        log.push_str(&format!(
+            "    1..{per_suite}\n{verdict} {} - suite {d}\n  ---\n  duration_ms: 6.6\n  type: 'suite'\n  ...\n",
+            d + 1
+        ));
+    }
+    let total = suites * per_suite;
+    log.push_str(&format!("1..{suites}\n# tests {total}\n# suites {suites}\n# pass {}\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 532.1\n", total - 1));
+    log
+}
+
+#[test]
+fn an_indented_tap_run_is_a_log_and_keeps_its_failure_and_summary() {
+    let text = utf16(&node_test_tap(60, 20, (37, 11)));
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), [Kind::Log]);
+    for budget in [5159, 8192] {
+        let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        for needle in ["not ok 12 - case 37.11", "'actual' !== 'x'", "# fail 1", "# pass 1199"] {
+            assert!(o.contains(needle), "{needle} missing at {budget} from\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_progress_bar_reads_as_its_last_frame_and_the_error_after_it_stays() {
+    let frames: String = (0..60_000)
+        .map(|i| format!("Downloading torch.whl ({}.{} MB of 800 MB) {}%\r", i / 100, i % 100, i / 600))
+        .collect();
+    let error = "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device";
+    for text in [format!("{frames}\n{error}\n"), format!("Collecting torch\n{frames}\n{error}\n")] {
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        let p = prune(&blocks, &budgets(5159), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        assert!(o.contains(error), "{o}");
+        // The bar as the terminal left it: its last frame, whole.
+        assert!(o.contains("Downloading torch.whl (599.99 MB of 800 MB) 99%\r\n"), "{o}");
+        assert!(!o.contains("(0.0 MB of 800 MB)"), "{o}");
+        assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), t);
+    }
+}
+
+#[test]
+fn the_last_lines_stay_whatever_the_length_of_the_first() {
+    // A first line of one enormous minified bundle (or JSON value), then
+    // what was written: a line longer than a marker, so only a kept line shows it.
+    let last = "wrote dist/bundle.min.js (2.0 MB), dist/bundle.min.js.map (6.1 MB) and dist/stats.json in 3.2s\n";
+    let big = "x".repeat(2_000_000);
+    for text in [format!("{big}\n{last}"), format!("{{\"a\":\"{big}\"}}\n{last}")] {
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        for budget in [2048, 5159] {
+            let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+            let o = out(&blocks, &p);
+            assert!(o.ends_with(&format!("\n{last}")), "{o}");
+            assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), t);
+        }
+    }
+}
