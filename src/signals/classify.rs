@@ -21,7 +21,7 @@ use regex_automata::{Input, MatchKind, PatternID, PatternSet};
 
 use super::Failure;
 use super::prefilter::{Anchors, starts_pytest_detail};
-use super::rules::{RULES, Says, ascii_regex, narrowed_anchor, weak_failure, without_quoted};
+use super::rules::{RULES, Says, ascii_regex, narrowed_anchor, quotes_source, weak_failure, without_quoted};
 use super::view::{content_start, view_from};
 
 /// What the rules say about one line.
@@ -306,7 +306,8 @@ impl Classifier {
             });
         // A line that passes one test is not a count of many (`ok 675 test case`).
         let summary = !pass && self.set.contains(SUMMARY);
-        let chatter = self.set.contains(CHATTER);
+        // Source quoted in a compiler's or linter's gutter reports nothing.
+        let chatter = self.set.contains(CHATTER) || (fails && quotes_source(view));
         let failure = if pass || chatter {
             Failure::None
         } else if pytest_detail || fails {

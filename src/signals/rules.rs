@@ -192,6 +192,27 @@ pub(crate) fn narrowed_anchor(anchor: &str) -> Vec<u8> {
     out
 }
 
+/// Whether `view` quotes source in a gutter, as rustc, ruff, jest and
+/// babel print the code under a finding (`  12 |     raise TypeError`,
+/// `   |`, `  > 7 |   throw new Error(x)`): blanks or a line number, an
+/// optional `>` mark, then `|` and a blank. Such a line shows code, so its
+/// failure words are no verdict. A table row (`| FAILED | a |`) starts at
+/// its `|` and is not one.
+pub(crate) fn quotes_source(view: &str) -> bool {
+    let b = view.as_bytes();
+    let blanks = |at: usize| b[at..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let mut at = blanks(0);
+    let indented = at > 0;
+    if b.get(at) == Some(&b'>') {
+        at += 1;
+        at += blanks(at);
+    }
+    let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+    at += digits;
+    at += blanks(at);
+    (indented || digits > 0) && b.get(at) == Some(&b'|') && b.get(at + 1).is_none_or(|&c| c == b' ' || c == b'\t')
+}
+
 /// Writes `view` with the insides of quoted strings removed to `out`, so a
 /// keyword quoted in code (`includes("FAIL")`) is not read as a verdict;
 /// returns whether anything was removed (when not, `out` is to be ignored:
@@ -290,6 +311,20 @@ mod tests {
             previous = c;
         }
         (quote.is_none() && out != view).then_some(out)
+    }
+
+    #[test]
+    fn source_in_a_gutter_is_told_from_tables_and_reports() {
+        for quoted in
+            ["2204 |           raise TypeError", "   |     ^^^^ error", "  > 7 |   throw new Error(x)", "    |"]
+        {
+            assert!(quotes_source(quoted), "{quoted}");
+        }
+        for report in
+            ["| FAILED | test_a |", "error: could not compile", "web_1  | ERROR: boom", "  --> src/a.rs:3:1", "12|x"]
+        {
+            assert!(!quotes_source(report), "{report}");
+        }
     }
 
     proptest::proptest! {
