@@ -402,3 +402,20 @@ fn a_go_frame_is_its_function_and_path_and_the_panics_origin_is_a_key_frame() {
     let key = signals.traces().key_frames(&signals, trace);
     assert!(key.contains(&14) && key.contains(&15), "{key:?}");
 }
+
+#[test]
+fn a_line_redrawn_by_carriage_returns_reads_as_its_last_frame() {
+    let mut out = String::new();
+    let bar = "\u{1b}[1m\u{1b}[96m    Building\u{1b}[0m [======>  ] 97/98: app(bin)   \r\u{1b}[K\u{1b}[1m\u{1b}[91merror[E0308]\u{1b}[0m: mismatched types\n";
+    view(&utf16(bar), &mut out);
+    assert_eq!(out, "error[E0308]: mismatched types");
+    // So the error that replaced a progress bar is a failure, and a failure
+    // word in an overwritten frame is none.
+    assert_eq!(failures(bar), [Failure::Strong]);
+    assert_eq!(failures("error: retrying 1/3\rdownloaded 12 MB in 3s\n"), [Failure::None]);
+    // A closing `\r`, or a Windows line ending, is no new frame.
+    view(&utf16("error: x\r\n"), &mut out);
+    assert_eq!(out, "error: x");
+    view(&utf16("50%\rerror: disk full\r"), &mut out);
+    assert_eq!(out, "error: disk full");
+}

@@ -7,13 +7,27 @@
 //! lines the prefilter flags, so their cost stays small on large logs.
 
 /// Code-unit offset where a line's content starts: after a CI timestamp
-/// prefix and any ANSI escapes in front of the text.
+/// prefix and any ANSI escapes in front of the text; in a line redrawn by
+/// carriage returns, at its last frame, what a terminal shows (a progress
+/// bar, then `\r` and the error that replaced it).
 pub(crate) fn content_start(line: &[u16]) -> usize {
-    let mut at = timestamp_len(line);
+    let mut at = last_frame(line).unwrap_or_else(|| timestamp_len(line));
     while let Some(len) = escape_len(&line[at..]) {
         at += len;
     }
     at
+}
+
+/// Where the last frame of a line redrawn by bare `\r`s starts (after
+/// the last `\r` that something other than the line ending follows), or
+/// `None` for a line with no such `\r`.
+fn last_frame(line: &[u16]) -> Option<usize> {
+    const CR: u16 = 0x0D;
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], 0x0A | CR) {
+        end -= 1;
+    }
+    line[..end].iter().rposition(|&u| u == CR).map(|r| r + 1)
 }
 
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.

@@ -14,6 +14,9 @@ use super::kind::Kind;
 use super::order::spread_positions;
 use super::{LineOptions, Reason, outline};
 
+/// Share of the budget a listing's or JSON's last lines take before its tiers.
+const LISTING_END_SHARE: f64 = 0.05;
+
 /// Lines of each outline tier kept in order before the rest is spread.
 const OUTLINE_HEAD: usize = 4;
 
@@ -73,6 +76,17 @@ pub(crate) fn plan_outline(
     }
     for &k in touched {
         keep.add(k, cap, Reason::Span);
+    }
+    // A listing's or a JSON document's last lines, up to a share of the
+    // budget: what a blind tail shows (a sorted listing's last paths, a
+    // package's closing keys) may be what was looked for.
+    if kinds.iter().any(|k| matches!(k, Kind::Listing | Kind::Json)) {
+        let end_target = keep.cost() + (keep.room() as f64 * LISTING_END_SHARE) as usize;
+        for k in (0..n).rev() {
+            if keep.cost() >= end_target || (!keep.add(k, cap, Reason::End) && !keep.is_kept(k)) {
+                break;
+            }
+        }
     }
     let mut steps = 0;
     let tiers: Vec<Vec<Vec<u32>>> = (0..index.texts.len())

@@ -457,3 +457,32 @@ fn the_last_lines_stay_whatever_the_length_of_the_first() {
         }
     }
 }
+
+#[test]
+fn a_listings_and_a_json_documents_last_lines_stay() {
+    // A sorted find: what a blind tail shows (its last paths) is kept too.
+    let mut find = String::from(".\n");
+    for d in 0..40 {
+        for f in 0..60 {
+            find.push_str(&format!("./pkg/module_{d:02}/file_{f:03}.py\n"));
+        }
+    }
+    find.push_str("./tests/test_last_a.py\n./tests/test_last_b.py\n./tests/test_last_c.py\n");
+    // A package's JSON: its closing keys.
+    let mut json = String::from("{\n  \"name\": \"pkg\",\n  \"versions\": [\n");
+    for v in 0..1500 {
+        json.push_str(&format!("    \"1.{v}.0\",\n"));
+    }
+    json.push_str("    \"2.0.0\"\n  ],\n  \"license\": \"MIT\",\n  \"engines\": {\"node\": \">=18\"},\n  \"homepage\": \"https://example.com/pkg\"\n}\n");
+    for (text, kind, last) in
+        [(&find, Kind::Listing, "./pkg/module_39/file_058.py"), (&json, Kind::Json, "\"1.1499.0\"")]
+    {
+        let t = utf16(text);
+        let blocks = [Block::Text(&t)];
+        assert_eq!(kinds(&blocks), [kind]);
+        for budget in [2048, 4096] {
+            let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+            assert!(o.contains(last), "{last} missing at {budget} from\n{o}");
+        }
+    }
+}
