@@ -177,6 +177,8 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
     ['runs5-check', [[4096, 0.83], [8192, 0.87], [32768, 0.96]]],
     ['runs6-tune', [[4096, 0.92], [8192, 0.95], [32768, 0.97]]],
     ['runs6-check', [[4096, 0.84], [8192, 0.87], [32768, 0.92]]],
+    ['runs7-tune', [[4096, 0.93], [8192, 0.96], [32768, 0.98]]],
+    ['runs7-check', [[4096, 0.86], [8192, 0.92], [32768, 0.98]]],
   ]
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {

@@ -7,11 +7,9 @@
 //! lines the prefilter flags, so their cost stays small on large logs.
 
 /// Code-unit offset where a line's content starts: after a CI timestamp
-/// prefix and any ANSI escapes in front of the text; in a line redrawn by
-/// carriage returns, at its last frame, what a terminal shows (a progress
-/// bar, then `\r` and the error that replaced it).
+/// prefix and any ANSI escapes in front of the text.
 pub(crate) fn content_start(line: &[u16]) -> usize {
-    let mut at = last_frame(line).unwrap_or_else(|| timestamp_len(line));
+    let mut at = timestamp_len(line);
     while let Some(len) = escape_len(&line[at..]) {
         at += len;
     }
@@ -111,6 +109,17 @@ pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
     // Most lines: ASCII without escapes, carets or carriage returns.
     if push_plain(&line[at..], out) {
         return;
+    }
+    // A line redrawn by carriage returns reads as a terminal shows it: its
+    // last frame (a progress bar, then `\r` and the error that replaced it).
+    if let Some(frame) = last_frame(&line[at..]) {
+        at += frame;
+        while let Some(len) = escape_len(&line[at..]) {
+            at += len;
+        }
+        if push_plain(&line[at..], out) {
+            return;
+        }
     }
     if clean(&line[at..]) {
         // No escape, caret or carriage return, and no tree drawing to turn
@@ -259,6 +268,12 @@ mod tests {
     fn view_by_chars(line: &[u16]) -> String {
         let mut out = String::new();
         let mut at = content_start(line);
+        if let Some(frame) = last_frame(&line[at..]) {
+            at += frame;
+            while let Some(len) = escape_len(&line[at..]) {
+                at += len;
+            }
+        }
         let mut leading = true;
         while at < line.len() {
             if leading && (0x2500..=0x257F).contains(&line[at]) {

@@ -130,6 +130,8 @@ pub struct KeepSet<'i, 'a> {
     min_run_cost: usize,
     /// Lines offered to [`KeepSet::add`] so far: the planner's work, counted.
     pub attempts: usize,
+    /// Whether any text holds a carriage return (else no line is redrawn).
+    carriage_returns: bool,
 }
 
 impl<'i, 'a> KeepSet<'i, 'a> {
@@ -149,6 +151,9 @@ impl<'i, 'a> KeepSet<'i, 'a> {
             max_run_cost: marker_len(index.line_count() as u64, Unit::Lines) + 1,
             min_run_cost: marker_len(1, Unit::Lines),
             attempts: 0,
+            // One branch-free pass (it vectorises), so lines are not read
+            // one by one for a `\r` most texts do not hold.
+            carriage_returns: index.texts.iter().any(|(_, t)| t.iter().fold(false, |any, &u| any | (u == 0x0D))),
         })
     }
 
@@ -256,6 +261,11 @@ impl<'i, 'a> KeepSet<'i, 'a> {
     /// the range its overwritten frames take and what it renders to
     /// without them.
     fn redraw(&self, k: usize, line_cps: usize) -> Option<((u32, u32), usize)> {
+        // Overwritten frames shorter than their marker stay: a line that
+        // short cannot be cut, so it is not read.
+        if !self.carriage_returns || line_cps <= self.min_run_cost {
+            return None;
+        }
         let line = self.index.line(k);
         let (from, to) = super::redraw::overwritten(line, |n| marker_len(n as u64, Unit::Chars))?;
         let removed = code_point_len(&line[from..to]);
