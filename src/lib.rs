@@ -13,11 +13,11 @@
 pub mod command_kind;
 pub mod config;
 pub mod content;
-pub mod cpu;
 pub mod explain;
 #[cfg(any(test, feature = "guarantees"))]
 pub mod guarantees;
 pub mod hash;
+pub mod kernels;
 pub mod markers;
 pub mod pages;
 pub mod parallel;

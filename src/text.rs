@@ -9,90 +9,20 @@
 
 use std::ops::Range;
 
+pub use crate::kernels::{is_high_surrogate, is_low_surrogate, is_space};
+
 /// V8's longest string, in UTF-16 code units: no text from JS is longer.
 pub const MAX_JS_STRING_UNITS: usize = 0x1fff_ffe8;
 
-/// True for a UTF-16 high (leading) surrogate.
-#[inline]
-pub fn is_high_surrogate(unit: u16) -> bool {
-    (0xD800..0xDC00).contains(&unit)
-}
-
-/// True for a UTF-16 low (trailing) surrogate.
-#[inline]
-pub fn is_low_surrogate(unit: u16) -> bool {
-    (0xDC00..0xE000).contains(&unit)
-}
-
-/// ASCII white space as the rules' `\s` reads it: space, tab, line feed,
-/// vertical tab, form feed, carriage return. The one white-space set of
-/// the line walks (a view's words, blank lines, a JSON text's ends).
-#[inline(always)]
-pub fn is_space(unit: u16) -> bool {
-    unit == 0x20 || (0x09..=0x0D).contains(&unit)
-}
-
-/// Number of code points in `text`; a lone surrogate counts as one.
-///
-/// Pairs never overlap (a unit is high or low, not both), so the count is the
-/// length minus the number of adjacent high-then-low positions. Both loops
-/// below vectorise: a block without surrogates (most real text) costs one
-/// test per unit, a block with some a compare-and-add per unit.
+/// Number of code points in `text`; a lone surrogate counts as one (the
+/// [kernel](crate::kernels::code_point_len)).
 pub fn code_point_len(text: &[u16]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { crate::cpu::x86_64::code_point_len(text) };
-    }
-    count_code_points(text)
+    crate::kernels::code_point_len(text)
 }
 
-/// [`code_point_len`]'s loop, inlined into each CPU's build of it.
-#[inline(always)]
-pub(crate) fn count_code_points(text: &[u16]) -> usize {
-    if text.len() < 2 {
-        return text.len();
-    }
-    // Blocks of adjacent pairs, summed in u16 lanes: vectorises to a few
-    // compares and adds per 8 or 16 units.
-    const BLOCK: usize = 1 << 11;
-    let mut pairs = 0usize;
-    let mut start = 0;
-    while start + 1 < text.len() {
-        let end = (start + BLOCK).min(text.len() - 1);
-        if !text[start..=end].iter().fold(false, |any, &u| any | (u & 0xF800 == 0xD800)) {
-            start = end;
-            continue;
-        }
-        // At most BLOCK - 1 pairs: u16 lanes cannot overflow.
-        let block = text[start..end]
-            .iter()
-            .zip(&text[start + 1..end + 1])
-            .fold(0u16, |n, (&a, &b)| n + u16::from(is_high_surrogate(a) & is_low_surrogate(b)));
-        pairs += block as usize;
-        start = end;
-    }
-    text.len() - pairs
-}
-
-/// Number of `\n` units in `text`: blocks summed in u16 lanes, which
-/// vectorises (with AVX2 where the CPU has it).
+/// Number of `\n` units in `text` (the [kernel](crate::kernels::count_newlines)).
 pub fn count_newlines(text: &[u16]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { crate::cpu::x86_64::count_newlines(text) };
-    }
-    newlines_in(text)
-}
-
-/// [`count_newlines`]'s loop, inlined into each CPU's build of it.
-#[inline(always)]
-pub(crate) fn newlines_in(text: &[u16]) -> usize {
-    // At most 2^16 - 1 newlines a block: u16 lanes cannot overflow.
-    text.chunks(u16::MAX as usize)
-        .map(|block| block.iter().fold(0u16, |n, &u| n + u16::from(u == u16::from(b'\n'))) as usize)
-        .sum()
+    crate::kernels::count_newlines(text)
 }
 
 /// Whether `texts` together hold at most `limit` code points. They are
@@ -163,73 +93,7 @@ pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
 /// Calls `f` with each line of `text` (as [`split_lines`] gives them) and
 /// its code points, in order, in one pass over the text.
 pub fn for_each_line(text: &[u16], mut f: impl FnMut(Range<usize>, usize)) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
-        return unsafe { crate::cpu::x86_64::for_each_line(text, &mut f) };
-    }
-    scan_lines::<false>(text, &mut f);
-}
-
-/// Newline and pair-start bit masks of units `0..32` of `chunk` (33 units:
-/// the last one only completes a pair begun at unit 31).
-pub(crate) fn portable_masks(chunk: &[u16; 33]) -> (u32, u32) {
-    let mut newlines = 0u32;
-    let mut pairs = 0u32;
-    for i in 0..32 {
-        newlines |= u32::from(chunk[i] == u16::from(b'\n')) << i;
-        pairs |= u32::from(is_high_surrogate(chunk[i]) & is_low_surrogate(chunk[i + 1])) << i;
-    }
-    (newlines, pairs)
-}
-
-/// The line walk behind [`for_each_line`]: 32 units at a time, a line's
-/// code points are its units less the pairs that start inside it (a line
-/// ends at `\n` or at the end, so no pair straddles two lines).
-/// `AVX2` only where the caller has the feature enabled.
-#[inline(always)]
-pub(crate) fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
-    let mut start = 0;
-    // Pairs starting before `start`, and before the current chunk.
-    let mut pairs_before_line = 0usize;
-    let mut pairs_seen = 0usize;
-    let mut base = 0;
-    while base + 33 <= text.len() {
-        let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
-        #[cfg(target_arch = "x86_64")]
-        let (mut newlines, pairs) = if AVX2 {
-            // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
-            unsafe { crate::cpu::x86_64::line_masks(chunk) }
-        } else {
-            portable_masks(chunk)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (mut newlines, pairs) = portable_masks(chunk);
-        while newlines != 0 {
-            let bit = newlines.trailing_zeros();
-            let end = base + bit as usize + 1;
-            let through = pairs_seen + (pairs & (u32::MAX >> (31 - bit))).count_ones() as usize;
-            f(start..end, end - start - (through - pairs_before_line));
-            (start, pairs_before_line) = (end, through);
-            newlines &= newlines - 1;
-        }
-        pairs_seen += pairs.count_ones() as usize;
-        base += 32;
-    }
-    for i in base..text.len() {
-        let u = text[i];
-        if is_high_surrogate(u) && text.get(i + 1).is_some_and(|&v| is_low_surrogate(v)) {
-            pairs_seen += 1;
-        }
-        if u == u16::from(b'\n') {
-            let end = i + 1;
-            f(start..end, end - start - (pairs_seen - pairs_before_line));
-            (start, pairs_before_line) = (end, pairs_seen);
-        }
-    }
-    if start < text.len() {
-        f(start..text.len(), text.len() - start - (pairs_seen - pairs_before_line));
-    }
+    crate::kernels::for_each_line(text, &mut f);
 }
 
 /// The lines of one text as a line index holds them: line `k` starts at
@@ -353,7 +217,7 @@ mod tests {
             let n_points = starts.len();
             proptest::prop_assert_eq!(code_point_len(&units), n_points);
             // The portable count on its own, whatever this CPU runs.
-            proptest::prop_assert_eq!(count_code_points(&units), n_points);
+            proptest::prop_assert_eq!(crate::kernels::portable::code_point_len(&units), n_points);
             for n in 0..=n_points + 1 {
                 let after = starts.get(n).copied().unwrap_or(units.len());
                 proptest::prop_assert_eq!(offset_after(&units, n), after);
@@ -367,7 +231,7 @@ mod tests {
         fn newlines_are_counted_on_every_path(units in prop::collection::vec(prop_oneof![Just(10u16), 0u16..0xFFFF], 0..3000)) {
             let want = units.iter().filter(|&&u| u == 10).count();
             prop_assert_eq!(count_newlines(&units), want);
-            prop_assert_eq!(newlines_in(&units), want);
+            prop_assert_eq!(crate::kernels::portable::count_newlines(&units), want);
         }
 
         #[test]
@@ -395,7 +259,7 @@ mod tests {
             for_each_line(&units, |range, points| got.push((range, points)));
             prop_assert_eq!(&got, &want);
             let mut portable = Vec::new();
-            scan_lines::<false>(&units, &mut |range, points| portable.push((range, points)));
+            crate::kernels::portable::scan_lines::<false>(&units, &mut |range, points| portable.push((range, points)));
             prop_assert_eq!(portable, want);
         }
     }

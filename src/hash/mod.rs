@@ -175,7 +175,7 @@ pub(crate) mod tests {
             proptest::prop_assert_eq!(content_hash(&units), want.clone());
             // The portable build of the same code, whatever this CPU runs.
             let mut out = vec![0u8; 3 * units.len() + 1];
-            let used = encode::encode(&units, &mut out);
+            let used = crate::kernels::portable::encode(&units, &mut out);
             proptest::prop_assert_eq!(Sha256::digest(&out[..used])[..12].iter().map(|b| format!("{b:02x}")).collect::<String>(), want);
         }
 

@@ -218,30 +218,9 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
 pub fn same_reading(line: &[u16], before: &[u16], rule: Range<usize>) -> bool {
     // Folds without a branch a unit, not a `memcmp` call a line: the lines are short.
     let exact = |a: &[u16], b: &[u16]| a.iter().zip(b).fold(true, |same, (x, y)| same & (x == y));
-    line.len() == before.len() && exact(&line[rule.clone()], &before[rule]) && same_but_digits(line, before)
-}
-
-/// Whether `a` and `b` are of one length and equal unit for unit but
-/// where both hold a digit: AVX2 on x86-64 for lines of 16 units or more
-/// (the line compare is most of what reading a flood costs), else
-/// [`portable_same_but_digits`], which the compiler vectorises.
-#[inline]
-fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if a.len() >= 16 && crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2; both slices are of one length, at least 16.
-        return unsafe { crate::cpu::x86_64::same_but_digits(a, b) };
-    }
-    portable_same_but_digits(a, b)
-}
-
-/// [`same_but_digits`]'s portable loop: one fold without branches.
-pub(crate) fn portable_same_but_digits(a: &[u16], b: &[u16]) -> bool {
-    let digit = |u: u16| u.wrapping_sub(u16::from(b'0')) < 10;
-    a.len() == b.len() && a.iter().zip(b).fold(true, |same, (&x, &y)| same & ((x == y) | (digit(x) & digit(y))))
+    line.len() == before.len()
+        && exact(&line[rule.clone()], &before[rule])
+        && crate::kernels::same_but_digits(line, before)
 }
 
 fn skip_spaces(b: &[u8], mut at: usize) -> usize {

@@ -31,8 +31,8 @@ use std::ops::Range;
 pub use frames::Frame;
 pub(crate) use reading::Reading;
 pub use trace_index::Traces;
+pub(crate) use view::content_start;
 pub use view::view;
-pub(crate) use view::{content_start, plain_bytes};
 
 /// How strongly a line signals a failure, weakest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,7 +1,7 @@
 //! The keyword pre-check: which lines are worth building a view for.
 //!
 //! One fast scan over the text narrowed to one byte per code unit
-//! ([`narrow_into`]), in bounded windows, split over two threads on large
+//! ([`kernels::narrow`](crate::kernels::narrow)), in bounded windows, split over two threads on large
 //! texts. The keywords are the rules' anchors
 //! ([`rules::anchors`](super::rules::anchors)), so a line a rule would
 //! match is always flagged; a line no trigger touches is never read by the
@@ -15,31 +15,8 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Anchored, Input, MatchKind};
 
+use crate::kernels::GLYPH;
 use crate::text::TextLines;
-
-/// Byte that stands for a failure glyph (`●`, `✕`, `✗`, `×`, `✘`) in the
-/// narrowed text, where such glyphs are found apart from the keywords.
-pub(crate) const GLYPH: u8 = 1;
-/// Byte that stands for a pass glyph (`✓`, `✔`, `√`) in the narrowed text.
-pub(crate) const PASS_GLYPH: u8 = 2;
-/// Byte that stands for a space right after a digit in the narrowed text:
-/// a count (`12 passed` narrows to `00\x03passed`, which the anchor
-/// `0 pass` narrows to). Digits followed by a space are everywhere in
-/// logs; a multi-literal search keyed on a plain `0 ` would stop at each.
-pub(crate) const COUNT_SPACE: u8 = 3;
-
-/// The failure glyphs the rules read at the start of a line.
-#[inline(always)]
-fn is_glyph(u: u16) -> bool {
-    // Bitwise, not short-circuit: one compare a glyph, vectorised.
-    (u == 0x25CF) | (u == 0x2715) | (u == 0x2717) | (u == 0x00D7) | (u == 0x2718)
-}
-
-/// The pass glyphs the rules read.
-#[inline(always)]
-fn is_pass_glyph(u: u16) -> bool {
-    (u == 0x2713) | (u == 0x2714) | (u == 0x221A)
-}
 
 /// A set of literals over narrowed text: a SIMD multi-literal searcher
 /// where the CPU has one, else an automaton.
@@ -80,7 +57,7 @@ impl Literals {
     }
 }
 
-/// Anchors over narrowed text (see [`narrow_into`]), searched at once, each
+/// Anchors over narrowed text (see [`kernels::narrow`](crate::kernels::narrow)), searched at once, each
 /// with a tag.
 pub(crate) struct Anchors {
     literals: Literals,
@@ -207,7 +184,7 @@ pub(crate) fn flag_window(
         while from < end {
             let to = (from + SCAN_WINDOW).min(end);
             let window_end = (to + TRIGGER_OVERLAP).min(end);
-            narrow_into(&text[from..window_end], if from > 0 { text[from - 1] } else { 0 }, narrowed);
+            crate::kernels::narrow(&text[from..window_end], if from > 0 { text[from - 1] } else { 0 }, narrowed);
             // Offsets come in order within each search; the line cursor follows them.
             let cursor = |line: &mut usize, offset: usize| {
                 let unit = from + offset;
@@ -307,51 +284,6 @@ fn starts_with_glyph(line: &[u16], at: usize) -> bool {
         }
     }
     i == at
-}
-
-/// One byte per code unit: ASCII lowercased with every digit as `0` (so an
-/// anchor's `0` stands for any digit) and a space after a digit as
-/// [`COUNT_SPACE`], failure glyphs as [`GLYPH`], pass glyphs as
-/// [`PASS_GLYPH`], anything else (the control bytes those stand for
-/// included) `0x80`. Offsets equal code-unit offsets; `before` is the unit
-/// before `text` (0 at a text's start).
-pub(crate) fn narrow_into(text: &[u16], before: u16, out: &mut Vec<u8>) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { crate::cpu::x86_64::narrow(text, before, out) };
-    }
-    narrow(text, before, out);
-}
-
-/// [`narrow_into`]'s loop, inlined into each CPU's build of it.
-#[inline(always)]
-pub(crate) fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
-    out.clear();
-    let Some(&first) = text.first() else { return };
-    out.reserve(text.len());
-    // Selects only, no branches, into the spare capacity by index: the
-    // compiler vectorises this (with the caller's target features).
-    let spare = &mut out.spare_capacity_mut()[..text.len()];
-    spare[0].write(narrow_unit(first, before));
-    for (o, (&u, &p)) in spare[1..].iter_mut().zip(text[1..].iter().zip(text)) {
-        o.write(narrow_unit(u, p));
-    }
-    // SAFETY: the writes above initialised the first `text.len()` bytes.
-    unsafe { out.set_len(text.len()) };
-}
-
-/// One unit as [`narrow`] writes it, after unit `before`.
-#[inline(always)]
-fn narrow_unit(u: u16, before: u16) -> u8 {
-    let lower = (u as u8).to_ascii_lowercase();
-    let digit = lower.is_ascii_digit();
-    let byte = if digit { b'0' } else { lower };
-    let count = (u == 0x20) & (before.wrapping_sub(0x30) < 10);
-    let byte = if count { COUNT_SPACE } else { byte };
-    let byte = if (u >= 0x80) | (u.wrapping_sub(1) < 3) { 0x80 } else { byte };
-    let byte = if is_glyph(u) { GLYPH } else { byte };
-    if is_pass_glyph(u) { PASS_GLYPH } else { byte }
 }
 
 /// True when the whitespace-delimited token around `at` (within `line`)

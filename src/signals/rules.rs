@@ -188,7 +188,7 @@ pub(crate) const SEARCHED_ALONE: &[&str] = &["sanitizer:"];
 /// glyph as its byte.
 pub(crate) fn narrowed_anchor(anchor: &str) -> Vec<u8> {
     let mut out = Vec::new();
-    super::prefilter::narrow_into(&crate::text::utf16(anchor), 0, &mut out);
+    crate::kernels::narrow(&crate::text::utf16(anchor), 0, &mut out);
     out
 }
 

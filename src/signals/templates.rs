@@ -19,6 +19,8 @@
 //! starts a new one), which only a text with more than [`WAYS`] templates
 //! of one shape at once can notice.
 
+use crate::kernels::is_variable;
+
 /// Words beyond this many are not compared (long lines are rare and costly).
 pub const MAX_WORDS: usize = 24;
 /// Templates a bucket holds; the most a line is compared with. At most 64:
@@ -283,61 +285,10 @@ fn ascii_words(view: &[u8], words: &mut [Word; MAX_WORDS]) -> usize {
 /// The white-space and variable-byte masks of the (up to) 64 ASCII bytes
 /// of `view` from `base` (bit `i` for byte `base + i`): SSE2 compares on
 /// x86-64, else (or with the portable paths forced) [`masks_swar`]; the
-/// tests hold both to [`masks_by_bytes`].
+/// tests hold both to [`masks_by_bytes`](crate::kernels::portable::masks_by_bytes).
 #[inline]
 fn masks(view: &[u8], base: usize) -> (u64, u64) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::sse2() {
-        // SSE2 is part of every x86-64 CPU.
-        return crate::cpu::x86_64::word_masks(view, base);
-    }
-    masks_swar(&view[base..(base + 64).min(view.len())])
-}
-
-/// [`masks`] a byte at a time: the reference.
-fn masks_by_bytes(chunk: &[u8]) -> (u64, u64) {
-    let (mut spaces, mut variables) = (0u64, 0u64);
-    for (i, &b) in chunk.iter().enumerate() {
-        spaces |= u64::from(is_space(b)) << i;
-        variables |= u64::from(is_variable(b)) << i;
-    }
-    (spaces, variables)
-}
-
-/// [`masks`] eight bytes at a time in a `u64` (SIMD within a register), for
-/// CPUs this crate has no vector path for. Bytes are ASCII, so each byte's
-/// top bit is free: a byte-wise compare sets it without carries between
-/// bytes, and one multiply gathers the eight top bits into a byte.
-pub(crate) fn masks_swar(chunk: &[u8]) -> (u64, u64) {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Top bit of each byte of `x` that equals `b`.
-    let eq = |x: u64, b: u8| {
-        let t = x ^ (LOW * u64::from(b));
-        !(((t & !HIGH) + !HIGH) | t) & HIGH
-    };
-    // Top bit of each byte of `x` in `lo..=hi` (bytes below 0x80).
-    let within = |x: u64, lo: u8, hi: u8| {
-        let at_least = x + LOW * u64::from(0x80 - lo);
-        let above = x + LOW * u64::from(0x7F - hi);
-        at_least & !above & HIGH
-    };
-    // The eight top bits as bits 0..8, byte 0's first.
-    let gather = |m: u64| (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-    let (mut spaces, mut variables) = (0u64, 0u64);
-    let mut eights = chunk.chunks_exact(8);
-    let mut at = 0;
-    for eight in &mut eights {
-        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-        let space = eq(x, b' ') | within(x, b'\t', b'\r');
-        let variable = within(x, b'0', b'9') | eq(x, b'/') | eq(x, b'\\') | eq(x, b'"') | eq(x, b'\'') | eq(x, b'`');
-        spaces |= gather(space) << at;
-        variables |= gather(variable) << at;
-        at += 8;
-    }
-    let (s, v) = masks_by_bytes(eights.remainder());
-    // `at` is 64 only when nothing remains (`s` and `v` are then 0).
-    (spaces | s << (at % 64), variables | v << (at % 64))
+    crate::kernels::word_masks(view, base)
 }
 
 /// [`ascii_words`] for a view that is not all ASCII (words split on Unicode white space).
@@ -349,17 +300,6 @@ fn unicode_words(view: &str, words: &mut [Word; MAX_WORDS]) -> usize {
         len += 1;
     }
     len
-}
-
-/// [`crate::text::is_space`] for a byte.
-#[inline(always)]
-pub(crate) fn is_space(b: u8) -> bool {
-    crate::text::is_space(u16::from(b))
-}
-
-#[inline(always)]
-fn is_variable(b: u8) -> bool {
-    (b.wrapping_sub(b'0') < 10) | (b == b'/') | (b == b'\\') | (b == b'"') | (b == b'\'') | (b == b'`')
 }
 
 /// The hash of the word `view[start..end]` from 8-byte loads (two for a
@@ -472,11 +412,9 @@ mod tests {
             let base = at.min(bytes.len().saturating_sub(1));
             if !bytes.is_empty() {
                 let chunk = &bytes[base..(base + 64).min(bytes.len())];
-                let want = masks_by_bytes(chunk);
+                let want = crate::kernels::portable::masks_by_bytes(chunk);
                 proptest::prop_assert_eq!(masks(&bytes, base), want);
-                proptest::prop_assert_eq!(masks_swar(chunk), want);
-                #[cfg(target_arch = "x86_64")]
-                proptest::prop_assert_eq!(crate::cpu::x86_64::word_masks(&bytes, base), want);
+                proptest::prop_assert_eq!(crate::kernels::portable::masks_swar(chunk), want);
             }
         }
     }

@@ -187,29 +187,7 @@ fn push_plain(units: &[u16], out: &mut String) -> bool {
     // SAFETY: either function appends only ASCII bytes, and only when it
     // returns true, so the string stays valid UTF-8.
     let bytes = unsafe { out.as_mut_vec() };
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::sse2() {
-        return crate::cpu::x86_64::plain_bytes(body, bytes);
-    }
-    plain_bytes(body, bytes)
-}
-
-/// [`push_plain`]'s copy: appends `units` to `out` as bytes and says true
-/// when every unit is ASCII and none is an escape, `\r`, `\n` or the `^`
-/// of a `^[`; otherwise `out` is left as it was. Folds without branches,
-/// which the compiler vectorises.
-pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
-    let high = units.iter().fold(0u16, |acc, &u| acc | u) >= 0x80;
-    let special = units.iter().fold(false, |acc, &u| acc | matches!(u, 0x1B | 0x0D | 0x0A));
-    let caret = units
-        .iter()
-        .zip(units.get(1..).unwrap_or_default())
-        .fold(false, |acc, (&u, &v)| acc | ((u == 0x5E) & (v == 0x5B)));
-    if high || special || caret {
-        return false;
-    }
-    out.extend(units.iter().map(|&u| u as u8));
-    true
+    crate::kernels::plain_bytes(body, bytes)
 }
 
 /// True when `units` hold no escape, caret, carriage return or inner line
@@ -309,15 +287,11 @@ mod tests {
             let mut out = String::new();
             view(&line, &mut out);
             prop_assert_eq!(&out, &view_by_chars(&line));
-            // Both plain copies say the same of the line, and copy it alike.
+            // The plain copy (the kernel this CPU runs) says the same of
+            // the line as the general path.
             let body = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(&line);
-            let (mut portable, mut vector) = (Vec::new(), Vec::new());
-            let plain = plain_bytes(body, &mut portable);
-            #[cfg(target_arch = "x86_64")]
-            prop_assert_eq!(crate::cpu::x86_64::plain_bytes(body, &mut vector), plain);
-            #[cfg(not(target_arch = "x86_64"))]
-            { vector.clone_from(&portable); }
-            prop_assert_eq!(&portable, &vector);
+            let mut portable = Vec::new();
+            let plain = crate::kernels::plain_bytes(body, &mut portable);
             if plain {
                 prop_assert_eq!(portable, out.into_bytes());
             }

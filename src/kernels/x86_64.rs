@@ -3,46 +3,46 @@
 //! Most functions here are a portable loop of the core (`#[inline(always)]`
 //! where it is written) compiled again with AVX2 enabled, which doubles the
 //! lanes the compiler vectorises to; three are written with intrinsics. Each
-//! says when it may be called; [`crate::cpu`] decides, once per process,
-//! and property tests hold every one to the portable version.
+//! says when it may be called; the dispatcher ([`super`]) decides, once per
+//! process, and one property test holds each to its portable reference.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
 
-use crate::signals::templates::masks_swar;
+use super::portable::masks_swar;
 
-/// [`crate::text::code_point_len`] with AVX2.
+/// [`code_point_len`](super::portable::code_point_len) with AVX2.
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+/// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn code_point_len(text: &[u16]) -> usize {
-    crate::text::count_code_points(text)
+    super::portable::code_point_len(text)
 }
 
-/// [`crate::text::count_newlines`] with AVX2.
+/// [`count_newlines`](super::portable::count_newlines) with AVX2.
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+/// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn count_newlines(text: &[u16]) -> usize {
-    crate::text::newlines_in(text)
+    super::portable::count_newlines(text)
 }
 
-/// [`crate::text::for_each_line`] with AVX2 masks.
+/// [`for_each_line`](super::for_each_line) with AVX2 masks.
 ///
 /// # Safety
-/// The CPU must have AVX2 and POPCNT ([`crate::cpu::avx2`] checks both).
+/// The CPU must have AVX2 and POPCNT (the dispatcher checks both).
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn for_each_line(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
-    crate::text::scan_lines::<true>(text, f);
+    super::portable::scan_lines::<true>(text, f);
 }
 
 /// The newline and pair-start bit masks of units `0..32` of `chunk`, as
-/// [`crate::text::portable_masks`] gives them, with AVX2 compares.
+/// [`line_masks`](super::portable::line_masks) gives them, with AVX2 compares.
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+/// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn line_masks(chunk: &[u16; 33]) -> (u32, u32) {
     // SAFETY: every load reads 16 units inside `chunk` (at 0, 1, 16, 17).
@@ -70,27 +70,26 @@ pub(crate) unsafe fn line_masks(chunk: &[u16; 33]) -> (u32, u32) {
     }
 }
 
-/// [`crate::signals::prefilter`]'s narrowing with AVX2.
+/// [`narrow`](super::portable::narrow) with AVX2.
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]).
+/// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
-    crate::signals::prefilter::narrow(text, before, out);
+    super::portable::narrow(text, before, out);
 }
 
-/// [`crate::hash`]'s (W)UTF-8 encoder with AVX2.
+/// [`encode`](super::portable::encode) with AVX2.
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]); `out` must hold three
+/// The CPU must have AVX2; `out` must hold three
 /// bytes per unit and one more.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn encode(units: &[u16], out: &mut [u8]) -> usize {
-    crate::hash::encode::encode(units, out)
+    super::portable::encode(units, out)
 }
 
-/// The white-space and variable-byte masks of a template's words (see
-/// [`crate::signals::templates`]), sixteen bytes at a time with SSE2, which
+/// The white-space and variable-byte masks of a template's words , sixteen bytes at a time with SSE2, which
 /// every x86-64 CPU has: safe to call on any of them.
 pub(crate) fn word_masks(view: &[u8], base: usize) -> (u64, u64) {
     let n = (view.len() - base).min(64);
@@ -128,7 +127,7 @@ pub(crate) fn word_masks(view: &[u8], base: usize) -> (u64, u64) {
     (spaces, variables)
 }
 
-/// [`crate::signals::plain_bytes`] with SSE2, which every x86-64 CPU has:
+/// [`plain_bytes`](super::portable::plain_bytes) with SSE2, which every x86-64 CPU has:
 /// safe to call on any of them. Appends `units` to `out` as bytes and says
 /// true when every unit is ASCII and none is an escape, `\r`, `\n` or the
 /// `^` of a `^[`; otherwise `out` is left as it was (bytes past its length
@@ -137,7 +136,7 @@ pub(crate) fn word_masks(view: &[u8], base: usize) -> (u64, u64) {
 pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
     let n = units.len();
     if n < 9 {
-        return crate::signals::plain_bytes(units, out);
+        return super::portable::plain_bytes(units, out);
     }
     out.reserve(n);
     let dst = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
@@ -182,13 +181,13 @@ pub(crate) fn plain_bytes(units: &[u16], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// [`crate::signals::diagnostics::portable_same_but_digits`] with AVX2
+/// [`same_but_digits`](super::portable::same_but_digits) with AVX2
 /// intrinsics, sixteen units a compare (the last sixteen for the tail, one
 /// mask at the end), for slices of sixteen units or more (a flood's lines
 /// mostly are).
 ///
 /// # Safety
-/// The CPU must have AVX2 ([`crate::cpu::avx2`]), and `a` and `b` must be
+/// The CPU must have AVX2, and `a` and `b` must be
 /// of one length, at least 16.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn same_but_digits(a: &[u16], b: &[u16]) -> bool {
