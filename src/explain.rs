@@ -13,7 +13,7 @@
 use crate::command_kind::CallKind;
 use crate::config::Budgets;
 use crate::signals::{Failure, Frame};
-use crate::strategy::lines::render::Fate;
+use crate::strategy::lines::Fate;
 use crate::strategy::lines::{self, Explained, Kind, LineOptions, Reason};
 use crate::strategy::{Pruner, Strategy};
 use crate::text::{code_point_len, count_newlines, is_high_surrogate, is_low_surrogate, offset_after, utf16};

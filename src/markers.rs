@@ -228,9 +228,10 @@ mod tests {
     #[test]
     fn recover_walks_markers_and_verifies_hashes() {
         use crate::content::{Block, render_texts};
+        use crate::strategy::lines::Fate;
         use crate::strategy::lines::Kept;
         use crate::strategy::lines::index::LineIndex;
-        use crate::strategy::lines::render::{Fate, render_blocks};
+        use crate::strategy::lines::render::render_blocks;
         let mut text = String::new();
         for i in 0..40 {
             text.push_str(&format!("line {i} {}\n", "x".repeat(90)));

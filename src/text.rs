@@ -259,7 +259,7 @@ mod tests {
             for_each_line(&units, |range, points| got.push((range, points)));
             prop_assert_eq!(&got, &want);
             let mut portable = Vec::new();
-            crate::kernels::portable::scan_lines::<false>(&units, &mut |range, points| portable.push((range, points)));
+            crate::kernels::portable::scan_lines(&units, &mut |range, points| portable.push((range, points)), crate::kernels::portable::line_masks);
             prop_assert_eq!(portable, want);
         }
     }

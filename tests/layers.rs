@@ -55,3 +55,102 @@ fn the_kernels_import_nothing_of_the_domain() {
         .collect();
     assert!(offenders.is_empty(), "the kernels reach into the domain: {offenders:#?}");
 }
+
+/// The module a source file is (`strategy::lines::keep` for
+/// `strategy/lines/keep.rs`, `signals` for `signals/mod.rs`).
+fn module_of(path: &Path) -> String {
+    let mut parts: Vec<String> = path.with_extension("").iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The module a `crate::`, `super::` or `self::` path written in module
+/// `current` names: the longest prefix of it that is a module.
+fn resolve(current: &str, path: &str, modules: &std::collections::BTreeSet<String>) -> Option<String> {
+    let mut segments: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<&str> = if current.is_empty() { Vec::new() } else { current.split("::").collect() };
+    match segments.first().copied() {
+        Some("crate") => {
+            base.clear();
+            segments.remove(0);
+        }
+        Some("super") => {
+            while segments.first() == Some(&"super") {
+                base.pop();
+                segments.remove(0);
+            }
+        }
+        Some("self") => {
+            segments.remove(0);
+        }
+        _ => return None,
+    }
+    let full: Vec<&str> = base.into_iter().chain(segments).collect();
+    (1..=full.len()).rev().map(|n| full[..n].join("::")).find(|m| modules.contains(m))
+}
+
+/// Module imports among `src/` modules, test code and comments left out;
+/// a module and the modules inside it are one place, not an edge.
+fn imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let sources = all_sources();
+    let modules: std::collections::BTreeSet<String> = sources.iter().map(|(p, _)| module_of(p)).collect();
+    let mut edges = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for (path, text) in &sources {
+        let name = path.to_string_lossy();
+        if name.ends_with("tests.rs") || name.contains("/tests/") {
+            continue;
+        }
+        let current = module_of(path);
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (at, _) in line.match_indices("::") {
+                let start =
+                    line[..at].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+                let end = line[at..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .map_or(line.len(), |i| at + i);
+                let path = &line[start..end];
+                if !(path.starts_with("crate::") || path.starts_with("super::") || path.starts_with("self::")) {
+                    continue;
+                }
+                if let Some(target) = resolve(&current, path, &modules) {
+                    let nested = |a: &str, b: &str| {
+                        a == b || a.starts_with(&format!("{b}::")) || b.starts_with(&format!("{a}::"))
+                    };
+                    if !nested(&current, &target) {
+                        edges.entry(current.clone()).or_default().insert(target);
+                    }
+                }
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let edges = imports();
+    assert!(edges.len() > 30, "{} modules import others", edges.len());
+    // A module is in a circle when it reaches itself.
+    let reaches = |from: &str| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<&str> = edges.get(from).into_iter().flatten().map(String::as_str).collect();
+        while let Some(m) = stack.pop() {
+            if seen.insert(m.to_string()) {
+                stack.extend(edges.get(m).into_iter().flatten().map(String::as_str));
+            }
+        }
+        seen
+    };
+    let circles: Vec<String> = edges
+        .keys()
+        .filter(|m| reaches(m).contains(*m))
+        .map(|m| {
+            let back: Vec<&String> = edges[m].iter().filter(|t| reaches(t).contains(m)).collect();
+            format!("{m} -> {back:?}")
+        })
+        .collect();
+    assert!(circles.is_empty(), "modules in an import circle:\n{}", circles.join("\n"));
+}

@@ -6,7 +6,7 @@ use napi_derive::napi;
 
 use super::text_kind::TextKind;
 use crate::explain::{self, Class, Why};
-use crate::strategy::lines::render::Fate;
+use crate::strategy::lines::Fate;
 use crate::strategy::lines::{Explained, Reason};
 
 /// What a line carries: the strongest of its signals.

@@ -91,7 +91,7 @@ pub fn for_each_line(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
         // SAFETY: the CPU has AVX2 and POPCNT, checked just above.
         return unsafe { x86_64::for_each_line(text, f) };
     }
-    portable::scan_lines::<false>(text, f);
+    portable::scan_lines(text, f, portable::line_masks);
 }
 
 /// Writes `text` narrowed to one byte a unit into `out` (cleared first),

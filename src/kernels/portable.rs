@@ -70,9 +70,10 @@ pub fn line_masks(chunk: &[u16; 33]) -> (u32, u32) {
 /// The line walk behind [`for_each_line`](super::for_each_line): 32 units at a time, a line's
 /// code points are its units less the pairs that start inside it (a line
 /// ends at `\n` or at the end, so no pair straddles two lines).
-/// `AVX2` only where the caller has the feature enabled.
+/// `masks` reads a chunk's newline and pair-start masks ([`line_masks`],
+/// or a vector build of it).
 #[inline(always)]
-pub fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
+pub fn scan_lines(text: &[u16], f: &mut impl FnMut(Range<usize>, usize), masks: impl Fn(&[u16; 33]) -> (u32, u32)) {
     let mut start = 0;
     // Pairs starting before `start`, and before the current chunk.
     let mut pairs_before_line = 0usize;
@@ -80,15 +81,7 @@ pub fn scan_lines<const AVX2: bool>(text: &[u16], f: &mut impl FnMut(Range<usize
     let mut base = 0;
     while base + 33 <= text.len() {
         let chunk: &[u16; 33] = text[base..base + 33].try_into().expect("33 units");
-        #[cfg(target_arch = "x86_64")]
-        let (mut newlines, pairs) = if AVX2 {
-            // SAFETY: with AVX2 set, the caller runs with AVX2 enabled.
-            unsafe { super::x86_64::line_masks(chunk) }
-        } else {
-            line_masks(chunk)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (mut newlines, pairs) = line_masks(chunk);
+        let (mut newlines, pairs) = masks(chunk);
         while newlines != 0 {
             let bit = newlines.trailing_zeros();
             let end = base + bit as usize + 1;

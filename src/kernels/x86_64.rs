@@ -35,7 +35,10 @@ pub(crate) unsafe fn count_newlines(text: &[u16]) -> usize {
 /// The CPU must have AVX2 and POPCNT (the dispatcher checks both).
 #[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn for_each_line(text: &[u16], f: &mut impl FnMut(Range<usize>, usize)) {
-    super::portable::scan_lines::<true>(text, f);
+    super::portable::scan_lines(text, f, |chunk| {
+        // SAFETY: this function runs with AVX2, which the closure inherits.
+        unsafe { line_masks(chunk) }
+    });
 }
 
 /// The newline and pair-start bit masks of units `0..32` of `chunk`, as

@@ -20,8 +20,9 @@ use regex_automata::util::syntax;
 use regex_automata::{Input, MatchKind, PatternID, PatternSet};
 
 use super::Failure;
-use super::prefilter::{Anchors, starts_pytest_detail};
-use super::rules::{RULES, Says, ascii_regex, narrowed_anchor, quotes_source, weak_failure, without_quoted};
+use super::frames::Opens;
+use super::prefilter::starts_pytest_detail;
+use super::rules::{RULES, Says, ascii_regex, quotes_source, weak_failure, without_quoted};
 use super::view::{content_start, view_from};
 
 /// What the rules say about one line.
@@ -41,16 +42,6 @@ pub struct Verdict {
     pub opens: Opens,
 }
 
-/// What a strong failure line opens, as its trace reading needs it (read
-/// from the line's view once, when it is classified).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Opens {
-    /// A Python traceback's header.
-    pub traceback: bool,
-    /// A Rust panic, whose message is the next line.
-    pub panic: bool,
-}
-
 impl Verdict {
     /// Whether the line gets a template (a failure or a summary).
     pub fn templated(&self) -> bool {
@@ -63,24 +54,12 @@ const PASS: PatternID = PatternID::new_unchecked(0);
 const SUMMARY: PatternID = PatternID::new_unchecked(1);
 const CHATTER: PatternID = PatternID::new_unchecked(2);
 
-/// Gate bits: which kinds of verdict rule a line's anchors allow.
-const GATE_PASS: u8 = 1;
-const GATE_SUMMARY: u8 = 2;
-const GATE_CHATTER: u8 = 4;
-
 /// The rules compiled, built once.
 struct Compiled {
     /// Every failure rule, one DFA.
     failure: DFA,
     /// Pass, summary and chatter rules, one DFA of three patterns.
     verdicts: DFA,
-    /// The anchors of the pass, summary and chatter rules, over narrowed
-    /// text, and the gate bits each one opens: those of three bytes or more
-    /// in one multi-literal search, the counts (`0 passed`) by the space
-    /// after a number, the shorter ones (`ok`, a pass glyph) apart, since a
-    /// packed searcher is only selective on longer ones.
-    gate: Anchors,
-    short: Vec<(memchr::memmem::Finder<'static>, u8)>,
     /// For where a line both passes and fails: leftmost matches of each.
     failure_at: Regex,
     pass_at: Regex,
@@ -101,73 +80,12 @@ fn dfa(patterns: &[String], kind: MatchKind) -> DFA {
 
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        let mut literals: Vec<(Vec<u8>, u8)> = Vec::new();
-        for (bit, says) in [(GATE_PASS, Says::Pass), (GATE_SUMMARY, Says::Summary), (GATE_CHATTER, Says::Chatter)] {
-            for rule in RULES.iter().filter(|r| r.says == says) {
-                for anchor in rule.anchors {
-                    let bytes = narrowed_anchor(anchor);
-                    match literals.iter_mut().find(|(l, _)| *l == bytes) {
-                        Some((_, bits)) => *bits |= bit,
-                        None => literals.push((bytes, bit)),
-                    }
-                }
-            }
-        }
-        // A literal found stands for every literal it holds.
-        let holds = |l: &[u8]| {
-            literals.iter().filter(|(m, _)| l.windows(m.len()).any(|w| w == m.as_slice())).fold(0, |b, (_, x)| b | x)
-        };
-        let (long, short): (Vec<_>, Vec<_>) = literals.iter().cloned().partition(|(l, _)| l.len() >= 3);
-        let gate = Anchors::new(long.iter().map(|(l, _)| (l.clone(), holds(l))));
-        let short = short.into_iter().map(|(l, bits)| (memchr::memmem::Finder::new(&l).into_owned(), bits)).collect();
-        Compiled {
-            failure: dfa(&[union(Says::Failure)], MatchKind::LeftmostFirst),
-            verdicts: dfa(&[union(Says::Pass), union(Says::Summary), union(Says::Chatter)], MatchKind::All),
-            gate,
-            short,
-            failure_at: ascii_regex(&union(Says::Failure)),
-            pass_at: ascii_regex(&union(Says::Pass)),
-        }
+    COMPILED.get_or_init(|| Compiled {
+        failure: dfa(&[union(Says::Failure)], MatchKind::LeftmostFirst),
+        verdicts: dfa(&[union(Says::Pass), union(Says::Summary), union(Says::Chatter)], MatchKind::All),
+        failure_at: ascii_regex(&union(Says::Failure)),
+        pass_at: ascii_regex(&union(Says::Pass)),
     })
-}
-
-/// The gate bits of a flagged line's narrowed text (see the prefilter):
-/// which of the pass, summary and chatter rules its anchors allow.
-pub(crate) fn gate(narrowed: &[u8]) -> u8 {
-    let c = compiled();
-    let mut bits = 0;
-    let mut pos = 0;
-    while let Some((_, end, tag)) = c.gate.find(narrowed, pos) {
-        bits |= tag;
-        pos = end;
-        if bits == GATE_PASS | GATE_SUMMARY | GATE_CHATTER {
-            return bits;
-        }
-    }
-    for (finder, bit) in &c.short {
-        if bits & bit != *bit && finder.find(narrowed).is_some() {
-            bits |= bit;
-        }
-    }
-    bits
-}
-
-/// Calls `f(offset, bits)` for every anchor of the pass, summary and
-/// chatter rules in `narrowed` (a window of many lines), each search in
-/// order of offset: the gates of many lines in one pass.
-pub(crate) fn gate_matches(narrowed: &[u8], mut f: impl FnMut(usize, u8)) {
-    let c = compiled();
-    let mut pos = 0;
-    while let Some((start, end, tag)) = c.gate.find(narrowed, pos) {
-        f(start, tag);
-        pos = end;
-    }
-    for (finder, bit) in &c.short {
-        for at in finder.find_iter(narrowed) {
-            f(at, *bit);
-        }
-    }
 }
 
 /// A line's reusable buffers and the DFA caches of one thread.
@@ -331,19 +249,5 @@ impl Classifier {
     pub fn passes(&mut self, view: &str) -> bool {
         self.evaluations += 1;
         compiled().pass_at.is_match(view.as_bytes())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_gate_opens_only_for_lines_with_an_anchor() {
-        let narrowed = |s: &str| super::super::rules::narrowed_anchor(s);
-        assert_eq!(gate(&narrowed("FAILED tests/test_mod.py::test_case_1 - AssertionError: assert 1 == 2\n")), 0);
-        assert_ne!(gate(&narrowed("test result: FAILED. 1 passed; 2 failed\n")) & GATE_SUMMARY, 0);
-        assert_ne!(gate(&narrowed("  \u{2713} renders (3 ms)\n")) & GATE_PASS, 0);
-        assert_ne!(gate(&narrowed("test x ... ok\n")) & GATE_PASS, 0);
     }
 }

@@ -12,7 +12,6 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 
-use super::classify::Opens;
 use super::rules::ascii_regex;
 use super::view::{content_start, escape_len};
 
@@ -159,6 +158,16 @@ fn finders() -> &'static (memchr::memmem::Finder<'static>, memchr::memmem::Finde
     FINDERS.get_or_init(|| {
         (memchr::memmem::Finder::new("Traceback (most recent call last)"), memchr::memmem::Finder::new("panicked at"))
     })
+}
+
+/// What a strong failure line opens, as its trace reading needs it (read
+/// from the line's view once, when it is classified).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Opens {
+    /// A Python traceback's header.
+    pub traceback: bool,
+    /// A Rust panic, whose message is the next line.
+    pub panic: bool,
 }
 
 /// What strong failure line `view` opens (see [`Opens`]).

@@ -14,9 +14,11 @@
 //! a text of millions of plain lines costs what its few signal lines cost,
 //! and every step after the keyword scan visits signal lines only.
 
+mod anchors;
 pub mod classify;
 pub mod diagnostics;
 pub mod frames;
+mod gate;
 pub(crate) mod prefilter;
 mod reading;
 pub mod rules;

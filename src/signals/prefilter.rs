@@ -13,73 +13,10 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Anchored, Input, MatchKind};
-
+use super::anchors::Anchors;
+use super::gate;
 use crate::kernels::GLYPH;
 use crate::text::TextLines;
-
-/// A set of literals over narrowed text: a SIMD multi-literal searcher
-/// where the CPU has one, else an automaton.
-enum Literals {
-    Packed(aho_corasick::packed::Searcher),
-    Automaton(AhoCorasick),
-}
-
-impl Literals {
-    fn new(literals: &[Vec<u8>]) -> Self {
-        let packed = aho_corasick::packed::Config::new()
-            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
-            .builder()
-            .extend(literals)
-            .build();
-        match packed {
-            Some(searcher) => Literals::Packed(searcher),
-            None => Literals::Automaton(
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(literals)
-                    .expect("static literals"),
-            ),
-        }
-    }
-
-    /// The first match at or after `from`: (start, end, literal index).
-    #[inline]
-    fn find(&self, haystack: &[u8], from: usize) -> Option<(usize, usize, usize)> {
-        match self {
-            Literals::Packed(s) => s
-                .find_in(haystack, aho_corasick::Span::from(from..haystack.len()))
-                .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
-            Literals::Automaton(a) => a
-                .find(Input::new(haystack).range(from..).anchored(Anchored::No))
-                .map(|m| (m.start(), m.end(), m.pattern().as_usize())),
-        }
-    }
-}
-
-/// Anchors over narrowed text (see [`kernels::narrow`](crate::kernels::narrow)), searched at once, each
-/// with a tag.
-pub(crate) struct Anchors {
-    literals: Literals,
-    tags: Vec<u8>,
-}
-
-impl Anchors {
-    /// `anchors` (narrowed bytes) with their tags.
-    pub(crate) fn new(anchors: impl IntoIterator<Item = (Vec<u8>, u8)>) -> Self {
-        let (literals, tags): (Vec<Vec<u8>>, Vec<u8>) = anchors.into_iter().unzip();
-        Anchors { literals: Literals::new(&literals), tags }
-    }
-
-    /// The first anchor at or after `from`: (start, end, tag).
-    #[inline]
-    pub(crate) fn find(&self, haystack: &[u8], from: usize) -> Option<(usize, usize, u8)> {
-        if from >= haystack.len() {
-            return None;
-        }
-        self.literals.find(haystack, from).map(|(start, end, i)| (start, end, self.tags[i]))
-    }
-}
 
 /// The keyword scan's triggers: the failure and summary rules' anchors and
 /// the weak words (see [`rules::anchors`](super::rules::anchors)).
@@ -119,7 +56,7 @@ pub(crate) fn pytest_detail_line(line: &[u16]) -> bool {
 }
 
 /// A line the keyword scan flagged, and the gate bits of its narrowed text
-/// (see [`gate`](super::classify::gate)).
+/// (see [`gate`](super::gate::gate)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Flagged {
     /// The line.
@@ -250,7 +187,7 @@ pub(crate) fn flag_window(
             let at = flagged.len();
             flagged.extend(found.iter().map(|&k| Flagged { line: k, gate: 0 }));
             let gates = &mut flagged[at..];
-            super::classify::gate_matches(&narrowed[..end - start], |offset, bits| {
+            gate::gate_matches(&narrowed[..end - start], |offset, bits| {
                 let unit = start + offset;
                 let k = lines.line_at(unit);
                 if let Ok(i) = gates.binary_search_by_key(&(k as u32), |f| f.line) {
@@ -260,8 +197,7 @@ pub(crate) fn flag_window(
         } else {
             flagged.extend(found.iter().map(|&k| {
                 let r = lines.range(k as usize);
-                let gate =
-                    if whole { super::classify::gate(&narrowed[r.start - start..r.end - start]) } else { u8::MAX };
+                let gate = if whole { gate::gate(&narrowed[r.start - start..r.end - start]) } else { u8::MAX };
                 Flagged { line: k, gate }
             }));
         }

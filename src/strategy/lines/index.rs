@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use crate::content::Block;
-use crate::strategy::lines::render::run_cost;
+use crate::strategy::lines::cost::run_cost;
 use crate::text::{TextLines, count_newlines, for_each_line};
 
 /// Lines in `text`: its newlines, and one more when it does not end in one.

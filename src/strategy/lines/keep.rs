@@ -19,13 +19,29 @@ use std::ops::Range;
 
 use crate::markers::{Unit, marker_len};
 use crate::strategy::lines::Reason;
+use crate::strategy::lines::cost::cut_cost;
 use crate::strategy::lines::index::LineIndex;
 use crate::strategy::lines::lineset::LineSet;
-use crate::strategy::lines::render::{Fate, cut_cost};
 use crate::text::{code_point_len, offset_after, offset_before_last};
 
 /// Fewest code points of a line worth keeping when it has to be cut.
 const MIN_CUT_KEEP: usize = 64;
+
+/// What becomes of one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Copied as it is.
+    Keep,
+    /// Part of a dropped run, replaced by that run's marker line.
+    Drop,
+    /// Kept but for `from..to`, which is replaced by an inline chars marker.
+    Cut {
+        /// Code-unit offset within the line where the cut starts.
+        from: u32,
+        /// Code-unit offset within the line where the cut ends.
+        to: u32,
+    },
+}
 
 /// The lines a plan keeps, and where the cut ones are cut.
 #[derive(Clone, Debug)]

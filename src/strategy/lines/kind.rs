@@ -6,12 +6,11 @@
 //! (at most [`SAMPLE`] lines are read), and a text of a known kind is
 //! planned by its [outline](super::outline).
 
-use std::sync::OnceLock;
-
-use regex::bytes::Regex;
-
-use super::markdown;
-use crate::signals::rules::ascii_regex;
+use super::readers::commits::{is_commit, is_commit_field};
+use super::readers::markdown;
+use super::readers::patterns::{ShapePatterns, patterns};
+use super::readers::trees::tree_depth;
+use super::readers::yaml;
 use crate::signals::{Failure, Signals, view};
 use crate::text::{TextLines, is_space};
 
@@ -59,42 +58,6 @@ pub enum Shape {
 
 /// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
 pub const SAMPLE: usize = 256;
-
-pub(crate) struct ShapePatterns {
-    pub definition: Regex,
-    pub signature: Regex,
-    pub import: Regex,
-    pub comment: Regex,
-    log_evidence: Regex,
-    pub search_hit: Regex,
-    search_context: Regex,
-    diagnostic: Regex,
-    listing: Regex,
-}
-
-pub(crate) fn patterns() -> &'static ShapePatterns {
-    static PATTERNS: OnceLock<ShapePatterns> = OnceLock::new();
-    PATTERNS.get_or_init(|| ShapePatterns {
-        // A definition opened by a keyword, in most languages.
-        definition: ascii_regex(
-            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|mod|let|var|const)\b|macro_rules!)",
-        ),
-        // A C-family or Java signature: a return type, a name, a parameter
-        // list, not a call or a statement.
-        signature: ascii_regex(
-            r"^[ \t]{0,4}(?:[A-Za-z_][\w:<>\[\]*&,]*[ \t*&]+)+\**[A-Za-z_]\w*\s*\([^;{]*[,){;]?\s*(?:const\s*)?(?:\{|;|,|\)\s*)?$|^#\s*define\s+\w",
-        ),
-        import: ascii_regex(r"^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|use\s+[\w:{]|using\s+\w|package\s+\w|require\s*\(|extern\s+crate\b)"),
-        comment: ascii_regex(r#"^\s*(?://|#(?:\s|$)|/\*|\*|"""|''')"#),
-        log_evidence: ascii_regex(
-            r"^\s*\d*\s*\|\s|\s-->\s|^\d{4}-\d\d-\d\d[T ]\d\d:|^\[?\d\d:\d\d:\d\d|\b(?:PASSED|FAILED|PASS|FAIL)\b|\b(?:INFO|WARN|WARNING|ERROR|DEBUG)\b|^\s*(?:at\s+\S|File\s+\x22)|\.\.\.\s*ok$",
-        ),
-        search_hit: ascii_regex(r"^[^\s:]{1,400}:\d+:"),
-        search_context: ascii_regex(r"^[^\s:]{1,400}-\d+-|^--$"),
-        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
-        listing: ascii_regex(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
-    })
-}
 
 /// The shape of `lines` from a sample of them: JSON when the text opens and
 /// closes a value over more than two lines; else a diff, search results, a
@@ -163,7 +126,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         } else if p.search_context.is_match(b) {
             contexts += 1;
         }
-        if p.listing.is_match(b) || super::outline::tree_depth(lines.line(k)).is_some() {
+        if p.listing.is_match(b) || tree_depth(lines.line(k)).is_some() {
             listed += 1;
             dir_headers += usize::from(v.ends_with(':') && !v.contains(' '));
         } else if !v.contains(char::is_whitespace) {
@@ -179,10 +142,10 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         let verdict = v.trim_start();
         tap +=
             usize::from(verdict.starts_with("ok ") || verdict.starts_with("not ok ") || v.starts_with("TAP version"));
-        match super::yaml::line(&v) {
-            super::yaml::Line::Key(_) => (yaml_keys, yaml_lines) = (yaml_keys + 1, yaml_lines + 1),
-            super::yaml::Line::Other => yaml_lines += 1,
-            super::yaml::Line::Foreign => {}
+        match yaml::line(&v) {
+            yaml::Line::Key(_) => (yaml_keys, yaml_lines) = (yaml_keys + 1, yaml_lines + 1),
+            yaml::Line::Other => yaml_lines += 1,
+            yaml::Line::Foreign => {}
         }
         let def = p.definition.is_match(b) || p.signature.is_match(b);
         definitions += usize::from(def);
@@ -292,21 +255,11 @@ fn is_code_statement(v: &str, p: &ShapePatterns) -> bool {
 /// collection (`  error:`, `    error: {type: string}`): a schema's field
 /// named for a failure, not one.
 fn is_nested_yaml_key(v: &str) -> bool {
-    matches!(super::yaml::line(v), super::yaml::Line::Key(indent) if indent > 0)
+    matches!(yaml::line(v), yaml::Line::Key(indent) if indent > 0)
         && v.split_once(':').is_some_and(|(_, value)| {
             let value = value.trim();
             value.is_empty() || value.starts_with(['{', '['])
         })
-}
-
-/// Whether a view is a commit's `Author:`, `Date:` or `Merge:` line.
-pub fn is_commit_field(v: &str) -> bool {
-    v.starts_with("Author:") || v.starts_with("Date:") || v.starts_with("Merge:")
-}
-
-/// Whether a view is a `commit <40 hex digits>` line.
-pub fn is_commit(v: &str) -> bool {
-    v.strip_prefix("commit ").is_some_and(|h| h.len() >= 40 && h.as_bytes()[..40].iter().all(u8::is_ascii_hexdigit))
 }
 
 #[cfg(test)]

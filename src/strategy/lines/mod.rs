@@ -20,6 +20,7 @@
 //! one bounded step per line); memory a few bytes per line. A text within
 //! the threshold costs what head/tail costs: it is not read at all.
 
+mod cost;
 #[cfg(test)]
 mod findings_tests;
 pub mod index;
@@ -28,7 +29,6 @@ mod keep;
 pub mod kind;
 mod lineset;
 mod log_plan;
-mod markdown;
 pub mod order;
 pub mod outline;
 mod outline_plan;
@@ -36,11 +36,11 @@ mod outline_plan;
 mod outline_tests;
 mod plan;
 mod rank;
+mod readers;
 mod redraw;
 pub mod render;
 #[cfg(test)]
 mod work_tests;
-mod yaml;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -51,11 +51,11 @@ use crate::signals::{LineSignal, Signals};
 use crate::strategy::head_tail;
 use crate::text::code_points_at_most;
 use index::LineIndex;
-pub use keep::Kept;
+pub use keep::{Fate, Kept};
 pub use kind::Kind;
 use kind::Shape;
 pub use log_plan::{END_SHARE, START_SHARE, SUMMARY_SHARE, WEAK_SHARE};
-use render::{Fate, render_blocks};
+use render::render_blocks;
 
 /// A line longer than this share of the budget (but at least 256 code
 /// points) is cut when it is kept for its signal.

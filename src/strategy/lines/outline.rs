@@ -10,7 +10,8 @@
 
 use std::collections::HashMap;
 
-use super::kind::{Kind, is_commit, is_commit_field};
+use super::kind::Kind;
+use super::readers::commits::{is_commit, is_commit_field};
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -18,7 +19,6 @@ mod code;
 use code::code;
 mod listing;
 use listing::listing;
-pub(super) use listing::tree_depth;
 
 /// The tiers of a text of kind `kind` (line indices local to the text), in
 /// the order they are kept; empty for [`Kind::Log`]. With them, the steps

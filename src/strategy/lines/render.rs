@@ -11,38 +11,10 @@ use std::ops::Range;
 use crate::content::{Block, NewText, Piece, Pruned, Span};
 use crate::hash::content_hashes;
 use crate::markers::{Unit, format_marker, marker_len};
+use crate::strategy::lines::cost::run_cost;
 use crate::strategy::lines::index::LineIndex;
-use crate::strategy::lines::keep::Kept;
+use crate::strategy::lines::keep::{Fate, Kept};
 use crate::text::{code_point_len, utf16};
-
-/// What becomes of one line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
-    /// Copied as it is.
-    Keep,
-    /// Part of a dropped run, replaced by that run's marker line.
-    Drop,
-    /// Kept but for `from..to`, which is replaced by an inline chars marker.
-    Cut {
-        /// Code-unit offset within the line where the cut starts.
-        from: u32,
-        /// Code-unit offset within the line where the cut ends.
-        to: u32,
-    },
-}
-
-/// Cost in code points of a dropped run of `n` lines with `len` code points
-/// ending (or not) in `\n`: its marker line, or the run itself when that is
-/// not longer.
-pub fn run_cost(n: usize, len: usize, ends_in_newline: bool) -> usize {
-    len.min(marker_len(n as u64, Unit::Lines) + usize::from(ends_in_newline))
-}
-
-/// Cost in code points of cutting `removed` code points out of a line: the
-/// inline marker, or nothing when the cut would not save anything.
-pub fn cut_cost(removed: usize) -> usize {
-    removed.min(marker_len(removed as u64, Unit::Chars))
-}
 
 /// Renders every text block of `blocks` with the fates `kept` gives the
 /// lines of `index`; rich blocks are carried over in place and text blocks

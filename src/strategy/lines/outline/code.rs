@@ -7,9 +7,9 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternID, PatternSet};
 
-use super::super::kind::patterns;
-use super::super::markdown::Markdown;
-use super::super::yaml::Yaml;
+use super::super::readers::markdown::Markdown;
+use super::super::readers::patterns::{ShapePatterns, patterns};
+use super::super::readers::yaml::Yaml;
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -54,7 +54,7 @@ thread_local! {
 }
 
 /// [`code`] with this thread's automaton cache.
-fn code_with(lines: TextLines<'_>, p: &super::super::kind::ShapePatterns, cache: &mut Cache) -> Vec<Vec<u32>> {
+fn code_with(lines: TextLines<'_>, p: &ShapePatterns, cache: &mut Cache) -> Vec<Vec<u32>> {
     let dfa = code_automaton();
     let mut set = PatternSet::new(4);
     let n = lines.len();

@@ -1,4 +1,4 @@
-use super::super::kind::patterns;
+use super::super::readers::patterns::patterns;
 use super::*;
 use crate::text::utf16;
 

@@ -1,0 +1,10 @@
+//! Shared line readers: what a line is, as the kind sampler and several
+//! outline planners read it (patterns of code and logs, commit lines, tree
+//! entries, Markdown headings, YAML keys). Readers import nothing of the
+//! planners; the planners and the sampler import them.
+
+pub mod commits;
+pub mod markdown;
+pub mod patterns;
+pub mod trees;
+pub mod yaml;
