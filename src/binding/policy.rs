@@ -91,7 +91,7 @@ pub fn policy(env: &Env, pruner: Pruner, options: Option<PolicyOptions<'_>>) -> 
     let mut tools = Vec::new();
     for rule in options.tools.into_iter().flatten() {
         let as_rule = match &rule.config {
-            Some(config) => Rule::Prune(resolved(env, config)?.pruner()),
+            Some(config) => Rule::Prune(Pruner::from(&resolved(env, config)?)),
             None => Rule::Keep,
         };
         tools.push((rule.name.to_vec(), as_rule));

@@ -40,7 +40,7 @@ impl NativePruner {
     /// resolved from the same config.
     #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig, policy?: PolicyOptions")]
     pub fn new(env: Env, config: Unknown, policy: Option<PolicyOptions>) -> Result<Self> {
-        let pruner = resolved(&env, &config)?.pruner();
+        let pruner = Pruner::from(&resolved(&env, &config)?);
         Ok(NativePruner { pruner, policy: policy::policy(&env, pruner, policy)? })
     }
 

@@ -14,8 +14,6 @@ use super::{
     Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS,
     DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER_LEN,
 };
-use crate::strategy::lines::LineOptions;
-use crate::strategy::{Pruner, Strategy};
 
 /// A config key. [`Key::ALL`] is their order: the allowed list in messages,
 /// the order values are read and checked, and the resolved config's order.
@@ -347,20 +345,6 @@ impl ResolvedConfig {
             Budgets::new(threshold, head, tail).expect("narrowed to fit")
         });
         budgets.with_keep(self.keep_chars as u64).expect("keepChars was checked against the threshold")
-    }
-
-    /// The pruner this config describes.
-    pub fn pruner(&self) -> Pruner {
-        let strategy = match self.strategy {
-            StrategyName::HeadTail => Strategy::HeadTail,
-            StrategyName::Lines => Strategy::Lines(self.line_options()),
-        };
-        Pruner { budgets: self.budgets(), strategy }
-    }
-
-    /// Lines mode's options (a count past `usize` saturates: it means "all").
-    pub fn line_options(&self) -> LineOptions {
-        LineOptions { context: self.context_lines as usize, edge: self.edge_lines as usize, kind: None }
     }
 }
 

@@ -3,7 +3,7 @@
 pub mod head_tail;
 pub mod lines;
 
-use crate::config::Budgets;
+use crate::config::{Budgets, ResolvedConfig, StrategyName};
 use crate::content::{Block, Pruned};
 use lines::LineOptions;
 
@@ -24,6 +24,17 @@ pub struct Pruner {
     pub budgets: Budgets,
     /// The transform.
     pub strategy: Strategy,
+}
+
+impl From<&ResolvedConfig> for Pruner {
+    /// The pruner a resolved config describes.
+    fn from(config: &ResolvedConfig) -> Self {
+        let strategy = match config.strategy {
+            StrategyName::HeadTail => Strategy::HeadTail,
+            StrategyName::Lines => Strategy::Lines(LineOptions::from(config)),
+        };
+        Pruner { budgets: config.budgets(), strategy }
+    }
 }
 
 impl Pruner {

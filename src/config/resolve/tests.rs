@@ -142,8 +142,10 @@ fn keep_chars_runs_from_the_marker_to_the_threshold() {
     }
     assert_eq!(refusal(&[t, (KeepChars, V::Other("[object Object]"))]).0, ErrorKind::Type);
     let lines = resolved(&[(Strategy, V::Text(utf16("lines"))), (KeepChars, V::Number(2000.0))]).unwrap();
-    assert_eq!(lines.pruner().budgets.keep(), 2000);
-    assert!(matches!(lines.pruner().strategy, crate::strategy::Strategy::Lines(o) if o == LineOptions::default()));
+    assert_eq!(crate::strategy::Pruner::from(&lines).budgets.keep(), 2000);
+    assert!(
+        matches!(crate::strategy::Pruner::from(&lines).strategy, crate::strategy::Strategy::Lines(o) if o == crate::strategy::lines::LineOptions::default())
+    );
 }
 
 #[test]

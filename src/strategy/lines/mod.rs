@@ -45,7 +45,7 @@ mod work_tests;
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::config::{Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES};
+use crate::config::{Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, ResolvedConfig};
 use crate::content::{self, Block, Pruned};
 use crate::signals::{LineSignal, Signals};
 use crate::strategy::head_tail;
@@ -71,6 +71,14 @@ pub struct LineOptions {
     /// The kind of every text, when the caller knows it (the command that
     /// printed it); `None`: each text's sample decides ([`kind`]).
     pub kind: Option<Kind>,
+}
+
+impl From<&ResolvedConfig> for LineOptions {
+    /// A resolved config's lines options (a count past `usize` saturates:
+    /// it means "all").
+    fn from(config: &ResolvedConfig) -> Self {
+        LineOptions { context: config.context_lines as usize, edge: config.edge_lines as usize, kind: None }
+    }
 }
 
 impl Default for LineOptions {
