@@ -22,7 +22,7 @@
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::command_kind::{CallKind, kind_of_call};
 use crate::content::{Pruned, measure};
@@ -132,19 +132,29 @@ pub struct PolicyReport {
 
 /// Which of the candidates (in surface order, oldest first; each the
 /// meter's price before and after pruning) a pass prunes; those from
-/// `unread_from` on are the ones the model has not read.
+/// `unread_from` on are the ones the model has not read, and
+/// `superseded[i]` says a later result on the surface came from the same
+/// call (tool and arguments) as candidate `i`.
 ///
 /// Without a recent window or a pressure reading, or when the session is
 /// already under the threshold (the host prunes for another reason, such
 /// as a context overflow), all of them, as upstream. Otherwise the newest
-/// unread ones whose prices fit in `recent_tokens` together are kept whole, unless
+/// unread ones whose prices fit in `recent_tokens` together are kept whole,
+/// an unread one superseded by a later run of the same call excepted (it is
+/// pruned before anything else: the model reads the newer run), unless
 /// pruning the rest leaves the session at or over the threshold: then the
 /// kept ones are pruned too, oldest first, until it is under. When not even
 /// pruning all of them would bring it under, the host summarises whatever
 /// this pass does, so the recent ones stay whole.
+///
+/// What this costs a prompt cache: every result the model has read is
+/// pruned in the same pass (one rewrite, from the oldest of them, instead
+/// of one per pass, each from further back); an unread one was never sent,
+/// so pruning it invalidates nothing. One walk over the candidates.
 pub fn select(
     prices: &[(u64, u64)],
     unread_from: usize,
+    superseded: &[bool],
     recent_tokens: Option<u64>,
     pressure: Option<Pressure>,
 ) -> Vec<bool> {
@@ -154,21 +164,30 @@ pub fn select(
         return chosen;
     }
     let mut used = 0u64;
-    let mut first_recent = prices.len();
+    let mut kept = vec![false; prices.len()];
     for (i, &(before, _)) in prices.iter().enumerate().skip(unread_from).rev() {
+        if superseded.get(i).copied().unwrap_or(false) {
+            continue;
+        }
         match used.checked_add(before) {
             Some(sum) if sum <= recent => used = sum,
             _ => break,
         }
-        first_recent = i;
+        kept[i] = true;
     }
     let saving = |&(before, after): &(u64, u64)| before.saturating_sub(after);
     if p.total_tokens.saturating_sub(prices.iter().map(saving).sum()) >= p.threshold_tokens {
-        chosen[first_recent..].fill(false);
+        for (c, k) in chosen.iter_mut().zip(&kept) {
+            *c = !k;
+        }
         return chosen;
     }
-    let mut total = p.total_tokens.saturating_sub(prices[..first_recent].iter().map(saving).sum());
-    for (i, price) in prices.iter().enumerate().skip(first_recent) {
+    let others: u64 = prices.iter().zip(&kept).filter(|(_, k)| !**k).map(|(p, _)| saving(p)).sum();
+    let mut total = p.total_tokens.saturating_sub(others);
+    for (i, price) in prices.iter().enumerate() {
+        if !kept[i] {
+            continue;
+        }
         if total < p.threshold_tokens {
             chosen[i] = false;
         } else {
@@ -211,10 +230,18 @@ pub fn prune_session_with_policy<L: CallLog>(
     let mut planned = Vec::new();
     // The planned ones the model has read (they come first).
     let mut read_planned = 0;
+    // Each call (tool and arguments) → the position of its newest result,
+    // and each planned result's call, for the superseded runs.
+    let mut newest: HashMap<(Vec<u16>, Vec<u16>), usize> = HashMap::new();
+    let mut planned_calls = Vec::new();
     for (i, seq) in candidates.into_iter().enumerate() {
         // A result the log cannot give as text is left, as in `prune_session`.
         let Some(content) = log.content(seq)? else { continue };
         let call = log.call(seq, &content)?;
+        let key = call.as_ref().map(|c| (c.tool.clone(), c.args.clone()));
+        if let Some(key) = &key {
+            newest.insert(key.clone(), i);
+        }
         let Rule::Prune(pruner) = policy.rule(call.as_ref().map(|c| c.tool.as_slice())) else { continue };
         let blocks = content.blocks();
         let (pruned, kinds) = match pruner.strategy {
@@ -233,10 +260,15 @@ pub fn prune_session_with_policy<L: CallLog>(
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
         read_planned += usize::from(i < unread_from);
+        planned_calls.push((key, i));
         planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
-    let chosen = select(&prices, read_planned, policy.recent_tokens, pressure);
+    let superseded: Vec<bool> = planned_calls
+        .iter()
+        .map(|(key, i)| key.as_ref().is_some_and(|k| newest.get(k).is_some_and(|n| n > i)))
+        .collect();
+    let chosen = select(&prices, read_planned, &superseded, policy.recent_tokens, pressure);
     let mut report = PolicyReport::default();
     for (p, chosen) in planned.into_iter().zip(chosen) {
         if !chosen {
