@@ -197,6 +197,22 @@ pub fn select(
     chosen
 }
 
+/// The keep-spans of a lines plan under the policy: for a result the model
+/// has read (it was sent whole, so a provider's prefix cache holds it), its
+/// first lines up to the head upstream's cut keeps within lines mode's
+/// budget, kept as they are. The rewrite then differs from what the cache
+/// holds only after them, where a plan that drops an early line would
+/// re-bill the result from that line on; the rest of the budget is the
+/// plan's as before. Nothing for an unread result (never sent, nothing
+/// cached) or without a recent window (the plan as before).
+fn cached_head(policy: &Policy, pruner: &Pruner, read: bool) -> Option<std::ops::Range<usize>> {
+    if policy.recent_tokens.is_none() || !read {
+        return None;
+    }
+    let head = usize::try_from(pruner.budgets.head_tail_within_keep().head()).unwrap_or(usize::MAX);
+    (head > 0).then_some(0..head)
+}
+
 /// A result the pass may prune, planned before anything is appended.
 struct Planned<C> {
     seq: Seq,
@@ -251,7 +267,8 @@ pub fn prune_session_with_policy<L: CallLog>(
                     .as_ref()
                     .and_then(|c| kind_of_call(&String::from_utf16(&c.tool).ok()?, &String::from_utf16(&c.args).ok()?));
                 options.kind = named.as_ref().map(|n| n.kind);
-                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, &[]);
+                let head = cached_head(policy, &pruner, i < unread_from);
+                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice());
                 (pruned, Some((kinds, named)))
             }
         };

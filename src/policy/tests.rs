@@ -287,3 +287,52 @@ fn a_pass_finds_the_superseded_runs_by_their_call() {
     assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1]);
     assert_eq!(report.kept_recent, [2, 4]);
 }
+
+#[test]
+fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan() {
+    let log_text: String = (0..600)
+        .map(|i| {
+            if i % 97 == 50 {
+                format!("error[E0{i}]: mismatched types at step {i}\n")
+            } else {
+                format!("step {i}: compiling module number {i}\n")
+            }
+        })
+        .collect();
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let head = usize::try_from(lines.budgets.head_tail_within_keep().head()).unwrap();
+    // Two results of distinct calls; a reply after the first: it was read.
+    let build = || {
+        let mut s = session(&[
+            ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
+            ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
+        ]);
+        s.log.events.insert(2, MemEvent::Reply);
+        s.log.surface = (0..s.log.events.len() as Seq).collect();
+        s
+    };
+    let text_of = |s: &WithCalls, seq: Seq| match &s.log.events[seq as usize] {
+        MemEvent::ToolResult { content, .. } => match &content[..] {
+            [MemBlock::Text(t)] => String::from_utf16(t).unwrap(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let mut s = build();
+    let with = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(0) };
+    let report = prune_session_with_policy(&mut s, &with, P(100_000, 1)).unwrap();
+    assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3]);
+    let (read, unread) = (text_of(&s, report.pruned[0].replacement_seq), text_of(&s, report.pruned[1].replacement_seq));
+    // The read one starts as the original did, for most of the head (the
+    // plan may give the last head lines' room to the failures and the tail).
+    let shared = |a: &str| a.bytes().zip(log_text.bytes()).take_while(|(x, y)| x == y).count();
+    assert!(shared(&read) >= head * 3 / 4, "{} of {head}", shared(&read));
+    assert!(read.contains("error[E0535]"), "the plan still picks the failures after the head");
+    // The unread one, never sent, is the plain plan: the same as without a window.
+    let mut plain = build();
+    let without = Policy { default: lines, tools: Vec::new(), recent_tokens: None };
+    let report = prune_session_with_policy(&mut plain, &without, None).unwrap();
+    assert_eq!(unread, text_of(&plain, report.pruned[1].replacement_seq));
+    let plain_read = text_of(&plain, report.pruned[0].replacement_seq);
+    assert!(shared(&plain_read) * 2 < shared(&read), "the plain plan drops an early line: {}", shared(&plain_read));
+}
