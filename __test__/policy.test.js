@@ -327,6 +327,28 @@ describe('recentTokens through the real agent loop and compaction-basic', { skip
     }
   })
 
+  test('the bill at 32k and 128k: no waste, no more summaries, no result within the window cut unread with room', async () => {
+    const { bill } = await import('../benches/node/sessions/bill.js')
+    const { replay } = await import('../benches/node/sessions/replay.js')
+    const { measure } = await import('../benches/node/sessions/metrics.js')
+    for (const contextWindow of [32000, 128000]) {
+      for (const make of await shapes()) {
+        const session = make(0x5eed)
+        const run = async (plugin, config) => measure(await replay(session, { name: session.name, plugin, config }, { contextWindow }), { largeChars: 8192, contextWindow, recentTokens: 8000 })
+        const up = await run(Upstream, {})
+        const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+        const b = bill(ours, up)
+        const at = `${session.name} at ${contextWindow}`
+        // Every cache-miss token beyond upstream's bought reading.
+        assert.ok(b.waste <= 0, `${at}: waste ${b.waste}`)
+        assert.ok(ours.summaryRequests <= up.summaryRequests, at)
+        assert.equal(ours.fittingCutWithRoom, 0, at)
+        assert.ok(ours.fittingReadWhole >= up.fittingReadWhole, at)
+        assert.equal(bill(up, up).waste, 0)
+      }
+    }
+  })
+
   test('the pressure is compaction-basic\'s own threshold ratio, read from its config', async () => {
     const { up, ours } = await replayBoth((await shapes())[0](0x5eed), { thresholdRatio: 0.6 })
     // Room is judged at 60% of the window: a policy reading 80% would keep
