@@ -15,9 +15,13 @@
 //!   the newest last, until it does ([`select`]). So the host never finds
 //!   the session over its threshold after a pass where upstream's pass
 //!   would have brought it under; where not even upstream's would, the host
-//!   summarises either way, and the recent ones stay whole. A result the
-//!   model has read is pruned as upstream prunes it: keeping it longer
-//!   would only move the rewrite, and the cache break it makes, later.
+//!   summarises either way, and the recent ones stay whole. An unread
+//!   result superseded by a later run of the same call takes no room in
+//!   the window and goes first. A result the model has read is pruned at
+//!   the pass, all of them together: keeping one longer only moves the
+//!   rewrite, and the cache break it makes, later, when more of the prompt
+//!   follows it (measured in docs/benchmarks.md); in lines mode it keeps
+//!   its head as it was sent ([`cached_head`]), so the break comes after it.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
