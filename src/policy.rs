@@ -21,7 +21,7 @@
 //!   the pass, all of them together: keeping one longer only moves the
 //!   rewrite, and the cache break it makes, later, when more of the prompt
 //!   follows it (measured in docs/benchmarks.md); in lines mode it keeps
-//!   its head as it was sent ([`cached_head`]), so the break comes after it.
+//!   its head as it was sent (`cached_head`), so the break comes after it.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
