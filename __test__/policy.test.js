@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
-import { Ours, Upstream, comparable, pruner, sessionWith } from './support/dsh.js'
+import { Ours, Session, Upstream, comparable, pruner, sessionWith } from './support/dsh.js'
 import { resolveConfig } from '../lib/index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -125,6 +125,94 @@ describe('recentTokens on a real Session', () => {
   })
 })
 
+describe('parallel calls and odd sessions', () => {
+  /** `n` large results of distinct calls in one step (the model called them in parallel), `args(k)` their arguments. */
+  const parallel = (n, args = (k) => `{"command":"make target${k}"}`) =>
+    sessionWith([[Array.from({ length: n }, (_, k) => ({ content: text(lines(280, `r${k}`)), args: args(k) }))]])
+
+  test('a step of many parallel calls: the newest within the window stay whole, a superseded run goes first', async () => {
+    const probe = await pruner(Ours, {})
+    const base = parallel(10)
+    const total = totalTokens(probe, base)
+    const seqs = resultSeqs(base)
+    const price = probe.ctx.tokenMeter.estimateMessage(base.events[seqs[0]].data.message)
+    assert.ok(price * 3 <= 8000 && price * 4 > 8000, `three fit in 8,000 tokens (${price} each)`)
+    const p = await pruner(Ours, { recentTokens: 8000, contextWindow: total, thresholdRatio: 1 })
+    const report = p.pruneSession(base)
+    assert.deepEqual(report.keptRecent, seqs.slice(7), 'the newest three')
+    assert.deepEqual(report.pruned.map((e) => e.originalSeq), seqs.slice(0, 7))
+    // The eighth runs the same command as the tenth: it is superseded, takes
+    // no room, and the seventh is kept in its place.
+    const again = parallel(10, (k) => `{"command":"make target${k === 7 ? 9 : k}"}`)
+    const r2 = p.pruneSession(again)
+    assert.deepEqual(r2.keptRecent, [seqs[6], seqs[8], seqs[9]])
+    assert.deepEqual(r2.pruned.map((e) => e.originalSeq), [...seqs.slice(0, 6), seqs[7]])
+    assert.ok(totalTokens(p, again) < total)
+  })
+
+  test('thousands of results: a pass\'s work grows linearly with the session (counted, not timed)', async () => {
+    /** A pass over `steps` steps of 20 parallel results, with every event read and meter call counted. */
+    const pass = async (steps) => {
+      const turn = Array.from({ length: steps }, (_, s) => Array.from({ length: 20 }, (_, k) => ({ content: text(`${s}/${k} `.repeat(2500)), args: `{"command":"job ${s} ${k}"}` })))
+      const session = sessionWith([turn])
+      const probe = await pruner(Ours, {})
+      const p = await pruner(Ours, { recentTokens: 8000, contextWindow: totalTokens(probe, session), thresholdRatio: 1 })
+      let work = 0
+      const estimate = p.ctx.tokenMeter.estimateMessage.bind(p.ctx.tokenMeter)
+      p.ctx.tokenMeter.estimateMessage = (m) => (work++, estimate(m))
+      // The session as the pruner reads it, each read of an event counted.
+      const counted = new Proxy(session, {
+        get(target, key) {
+          if (key === 'events') {
+            return new Proxy(target.events, { get: (events, k) => (typeof k === 'string' && /^\d+$/.test(k) && work++, Reflect.get(events, k)) })
+          }
+          const value = Reflect.get(target, key, target)
+          return typeof value === 'function' ? value.bind(target) : value
+        },
+      })
+      const report = p.pruneSession(counted)
+      assert.equal(report.pruned.length + report.keptRecent.length, steps * 20, 'every result is large')
+      assert.ok(report.keptRecent.length > 0)
+      return { work, events: session.events.length }
+    }
+    const small = await pass(25)
+    const large = await pass(100)
+    assert.ok(large.events > 4000, `${large.events} events`)
+    // Linear: four times the session, at most four times the work (and a
+    // bounded amount per event); a pass quadratic in results would do ~16 times.
+    assert.ok(large.work <= 4.2 * small.work, `${small.work} → ${large.work}`)
+    assert.ok(large.work <= 8 * large.events, `${large.work} for ${large.events} events`)
+  })
+
+  test('a session restored from its log with the last request\'s window missing: the key, else upstream\'s pass', async () => {
+    const probe = await pruner(Ours, {})
+    const build = () => {
+      const session = threeLarge()
+      // An earlier request recorded a window; the last one, to a model the
+      // adapter knows no window of, did not.
+      session.append('request/context', { provider: 'test', model: 'test-model', contextWindow: 10 })
+      session.append('request/context', { provider: 'test', model: 'other-model' })
+      const copy = JSON.parse(JSON.stringify(session.events))
+      return Session.fromRestore(session.id, copy, JSON.parse(JSON.stringify(session.header)))
+    }
+    const restored = build()
+    assert.equal(restored.requestContext().contextWindow, undefined)
+    const total = totalTokens(probe, restored)
+    const [a, b, c] = resultSeqs(restored)
+    // The key gives the window: the newest stays whole.
+    const keyed = await pruner(Ours, { recentTokens: 8000, contextWindow: total, thresholdRatio: 1 })
+    const report = keyed.pruneSession(restored)
+    assert.deepEqual([report.pruned.map((e) => e.originalSeq), report.keptRecent], [[a, b], [c]])
+    // No key: no window is known, and the pass is upstream's, event for event.
+    const up = await pruner(Upstream, {})
+    const none = await pruner(Ours, { recentTokens: 8000 })
+    const [x, y] = [build(), build()]
+    up.pruneSession(x)
+    assert.deepEqual(none.pruneSession(y).keptRecent, [])
+    assert.deepEqual(comparable(y.events), comparable(x.events))
+  })
+})
+
 describe('per-tool rules on a real Session', () => {
   /** One large result from each of bash, read, grep and tool_result_retrieve. */
   function mixed() {
@@ -236,6 +324,28 @@ describe('recentTokens through the real agent loop and compaction-basic', { skip
       assert.ok(ours.fittingReadWhole > up.fittingReadWhole, session.name)
       assert.ok(ours.summaryRequests <= up.summaryRequests, session.name)
       assert.equal(ours.prunePassesBelowThreshold, 0, session.name)
+    }
+  })
+
+  test('the bill at 32k and 128k: no waste, no more summaries, no result within the window cut unread with room', async () => {
+    const { bill } = await import('../benches/node/sessions/bill.js')
+    const { replay } = await import('../benches/node/sessions/replay.js')
+    const { measure } = await import('../benches/node/sessions/metrics.js')
+    for (const contextWindow of [32000, 128000]) {
+      for (const make of await shapes()) {
+        const session = make(0x5eed)
+        const run = async (plugin, config) => measure(await replay(session, { name: session.name, plugin, config }, { contextWindow }), { largeChars: 8192, contextWindow, recentTokens: 8000 })
+        const up = await run(Upstream, {})
+        const ours = await run(Ours, { strategy: 'lines', recentTokens: 8000 })
+        const b = bill(ours, up)
+        const at = `${session.name} at ${contextWindow}`
+        // Every cache-miss token beyond upstream's bought reading.
+        assert.ok(b.waste <= 0, `${at}: waste ${b.waste}`)
+        assert.ok(ours.summaryRequests <= up.summaryRequests, at)
+        assert.equal(ours.fittingCutWithRoom, 0, at)
+        assert.ok(ours.fittingReadWhole >= up.fittingReadWhole, at)
+        assert.equal(bill(up, up).waste, 0)
+      }
     }
   })
 

@@ -15,14 +15,18 @@
 //!   the newest last, until it does ([`select`]). So the host never finds
 //!   the session over its threshold after a pass where upstream's pass
 //!   would have brought it under; where not even upstream's would, the host
-//!   summarises either way, and the recent ones stay whole. A result the
-//!   model has read is pruned as upstream prunes it: keeping it longer
-//!   would only move the rewrite, and the cache break it makes, later.
+//!   summarises either way, and the recent ones stay whole. An unread
+//!   result superseded by a later run of the same call takes no room in
+//!   the window and goes first. A result the model has read is pruned at
+//!   the pass, all of them together: keeping one longer only moves the
+//!   rewrite, and the cache break it makes, later, when more of the prompt
+//!   follows it (measured in docs/benchmarks.md); in lines mode it keeps
+//!   its head as it was sent (`cached_head`), so the break comes after it.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::command_kind::{CallKind, kind_of_call};
 use crate::content::{Pruned, measure};
@@ -132,19 +136,29 @@ pub struct PolicyReport {
 
 /// Which of the candidates (in surface order, oldest first; each the
 /// meter's price before and after pruning) a pass prunes; those from
-/// `unread_from` on are the ones the model has not read.
+/// `unread_from` on are the ones the model has not read, and
+/// `superseded[i]` says a later result on the surface came from the same
+/// call (tool and arguments) as candidate `i`.
 ///
 /// Without a recent window or a pressure reading, or when the session is
 /// already under the threshold (the host prunes for another reason, such
 /// as a context overflow), all of them, as upstream. Otherwise the newest
-/// unread ones whose prices fit in `recent_tokens` together are kept whole, unless
+/// unread ones whose prices fit in `recent_tokens` together are kept whole,
+/// an unread one superseded by a later run of the same call excepted (it is
+/// pruned before anything else: the model reads the newer run), unless
 /// pruning the rest leaves the session at or over the threshold: then the
 /// kept ones are pruned too, oldest first, until it is under. When not even
 /// pruning all of them would bring it under, the host summarises whatever
 /// this pass does, so the recent ones stay whole.
+///
+/// What this costs a prompt cache: every result the model has read is
+/// pruned in the same pass (one rewrite, from the oldest of them, instead
+/// of one per pass, each from further back); an unread one was never sent,
+/// so pruning it invalidates nothing. One walk over the candidates.
 pub fn select(
     prices: &[(u64, u64)],
     unread_from: usize,
+    superseded: &[bool],
     recent_tokens: Option<u64>,
     pressure: Option<Pressure>,
 ) -> Vec<bool> {
@@ -154,21 +168,30 @@ pub fn select(
         return chosen;
     }
     let mut used = 0u64;
-    let mut first_recent = prices.len();
+    let mut kept = vec![false; prices.len()];
     for (i, &(before, _)) in prices.iter().enumerate().skip(unread_from).rev() {
+        if superseded.get(i).copied().unwrap_or(false) {
+            continue;
+        }
         match used.checked_add(before) {
             Some(sum) if sum <= recent => used = sum,
             _ => break,
         }
-        first_recent = i;
+        kept[i] = true;
     }
     let saving = |&(before, after): &(u64, u64)| before.saturating_sub(after);
     if p.total_tokens.saturating_sub(prices.iter().map(saving).sum()) >= p.threshold_tokens {
-        chosen[first_recent..].fill(false);
+        for (c, k) in chosen.iter_mut().zip(&kept) {
+            *c = !k;
+        }
         return chosen;
     }
-    let mut total = p.total_tokens.saturating_sub(prices[..first_recent].iter().map(saving).sum());
-    for (i, price) in prices.iter().enumerate().skip(first_recent) {
+    let others: u64 = prices.iter().zip(&kept).filter(|(_, k)| !**k).map(|(p, _)| saving(p)).sum();
+    let mut total = p.total_tokens.saturating_sub(others);
+    for (i, price) in prices.iter().enumerate() {
+        if !kept[i] {
+            continue;
+        }
         if total < p.threshold_tokens {
             chosen[i] = false;
         } else {
@@ -176,6 +199,22 @@ pub fn select(
         }
     }
     chosen
+}
+
+/// The keep-spans of a lines plan under the policy: for a result the model
+/// has read (it was sent whole, so a provider's prefix cache holds it), its
+/// first lines up to the head upstream's cut keeps within lines mode's
+/// budget, kept as they are. The rewrite then differs from what the cache
+/// holds only after them, where a plan that drops an early line would
+/// re-bill the result from that line on; the rest of the budget is the
+/// plan's as before. Nothing for an unread result (never sent, nothing
+/// cached) or without a recent window (the plan as before).
+fn cached_head(policy: &Policy, pruner: &Pruner, read: bool) -> Option<std::ops::Range<usize>> {
+    if policy.recent_tokens.is_none() || !read {
+        return None;
+    }
+    let head = usize::try_from(pruner.budgets.head_tail_within_keep().head()).unwrap_or(usize::MAX);
+    (head > 0).then_some(0..head)
 }
 
 /// A result the pass may prune, planned before anything is appended.
@@ -211,10 +250,18 @@ pub fn prune_session_with_policy<L: CallLog>(
     let mut planned = Vec::new();
     // The planned ones the model has read (they come first).
     let mut read_planned = 0;
+    // Each call (tool and arguments) → the position of its newest result,
+    // and each planned result's call, for the superseded runs.
+    let mut newest: HashMap<(Vec<u16>, Vec<u16>), usize> = HashMap::new();
+    let mut planned_calls = Vec::new();
     for (i, seq) in candidates.into_iter().enumerate() {
         // A result the log cannot give as text is left, as in `prune_session`.
         let Some(content) = log.content(seq)? else { continue };
         let call = log.call(seq, &content)?;
+        let key = call.as_ref().map(|c| (c.tool.clone(), c.args.clone()));
+        if let Some(key) = &key {
+            newest.insert(key.clone(), i);
+        }
         let Rule::Prune(pruner) = policy.rule(call.as_ref().map(|c| c.tool.as_slice())) else { continue };
         let blocks = content.blocks();
         let (pruned, kinds) = match pruner.strategy {
@@ -224,7 +271,8 @@ pub fn prune_session_with_policy<L: CallLog>(
                     .as_ref()
                     .and_then(|c| kind_of_call(&String::from_utf16(&c.tool).ok()?, &String::from_utf16(&c.args).ok()?));
                 options.kind = named.as_ref().map(|n| n.kind);
-                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, &[]);
+                let head = cached_head(policy, &pruner, i < unread_from);
+                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice());
                 (pruned, Some((kinds, named)))
             }
         };
@@ -233,10 +281,15 @@ pub fn prune_session_with_policy<L: CallLog>(
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
         read_planned += usize::from(i < unread_from);
+        planned_calls.push((key, i));
         planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
-    let chosen = select(&prices, read_planned, policy.recent_tokens, pressure);
+    let superseded: Vec<bool> = planned_calls
+        .iter()
+        .map(|(key, i)| key.as_ref().is_some_and(|k| newest.get(k).is_some_and(|n| n > i)))
+        .collect();
+    let chosen = select(&prices, read_planned, &superseded, policy.recent_tokens, pressure);
     let mut report = PolicyReport::default();
     for (p, chosen) in planned.into_iter().zip(chosen) {
         if !chosen {

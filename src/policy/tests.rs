@@ -12,49 +12,49 @@ const P: fn(u64, u64) -> Option<Pressure> =
 #[test]
 fn without_a_window_or_a_reading_every_candidate_is_pruned() {
     let prices = [(100, 10), (200, 20), (300, 30)];
-    assert_eq!(select(&prices, 0, None, P(1000, 500)), [true; 3]);
-    assert_eq!(select(&prices, 0, Some(1000), None), [true; 3]);
+    assert_eq!(select(&prices, 0, &[], None, P(1000, 500)), [true; 3]);
+    assert_eq!(select(&prices, 0, &[], Some(1000), None), [true; 3]);
     // Called under the threshold: the host has another reason (an overflow).
-    assert_eq!(select(&prices, 0, Some(1000), P(499, 500)), [true; 3]);
-    assert_eq!(select(&[], 0, Some(1000), P(1000, 500)), Vec::<bool>::new());
+    assert_eq!(select(&prices, 0, &[], Some(1000), P(499, 500)), [true; 3]);
+    assert_eq!(select(&[], 0, &[], Some(1000), P(1000, 500)), Vec::<bool>::new());
 }
 
 #[test]
 fn the_newest_stay_whole_while_the_older_relieve_the_pressure() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // Pruning the oldest saves 90: 1000 - 90 < 950.
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 950)), [true, false, false]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 950)), [true, false, false]);
     // The window holds the newest two (500), not three (600).
-    assert_eq!(select(&prices, 0, Some(599), P(1000, 999)), [true, false, false]);
+    assert_eq!(select(&prices, 0, &[], Some(599), P(1000, 999)), [true, false, false]);
     // A newest result larger than the window is not kept, nor anything older.
-    assert_eq!(select(&prices, 0, Some(299), P(1000, 999)), [true; 3]);
+    assert_eq!(select(&prices, 0, &[], Some(299), P(1000, 999)), [true; 3]);
 }
 
 #[test]
 fn when_the_older_do_not_suffice_the_recent_are_pruned_newest_last() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // 1000 - 90 = 910 is not under 900: the second is pruned too (910 - 180 = 730).
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 900)), [true, true, false]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 900)), [true, true, false]);
     // 730 is not under 700 either: all three go (460 < 700).
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 700)), [true; 3]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 700)), [true; 3]);
     // Not even all of them bring it under (460 >= 460): the host summarises
     // whatever the pass does, so the recent ones stay whole.
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 460)), [true, false, false]);
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 100)), [true, false, false]);
-    assert_eq!(select(&prices, 0, Some(500), P(1000, 461)), [true; 3]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 460)), [true, false, false]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 100)), [true, false, false]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1000, 461)), [true; 3]);
     // Exactly at the threshold is still pressure (the host compacts at >=).
-    assert_eq!(select(&prices, 0, Some(500), P(1090, 1000)), [true, true, false]);
+    assert_eq!(select(&prices, 0, &[], Some(500), P(1090, 1000)), [true, true, false]);
 }
 
 #[test]
 fn a_result_the_model_has_read_is_not_kept_as_recent() {
     let prices = [(100, 10), (200, 20), (300, 30)];
     // All three unread and fitting: the oldest relieves the pressure.
-    assert_eq!(select(&prices, 0, Some(1000), P(1000, 950)), [true, false, false]);
+    assert_eq!(select(&prices, 0, &[], Some(1000), P(1000, 950)), [true, false, false]);
     // The second was read: only the newest stays whole.
-    assert_eq!(select(&prices, 2, Some(1000), P(1000, 950)), [true, true, false]);
+    assert_eq!(select(&prices, 2, &[], Some(1000), P(1000, 950)), [true, true, false]);
     // Every one read: pruned as upstream prunes them.
-    assert_eq!(select(&prices, 3, Some(1000), P(1000, 950)), [true; 3]);
+    assert_eq!(select(&prices, 3, &[], Some(1000), P(1000, 950)), [true; 3]);
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn a_reply_of_the_model_marks_the_results_before_it_read() {
         log.push(MemEvent::Message);
         for i in 0..3 {
             let id = format!("call-{i}");
-            calls.push((id.clone(), Call { tool: utf16("bash"), args: utf16("{}") }));
+            calls.push((id.clone(), Call { tool: utf16("bash"), args: utf16(&format!(r#"{{"command":"run {i}"}}"#)) }));
             log.push(MemEvent::ToolResult {
                 call_id: id,
                 content: vec![MemBlock::Text(utf16(&log_text))],
@@ -245,4 +245,94 @@ fn a_rejected_append_stops_a_policy_pass() {
     s.log.fail_at_append = Some(2);
     assert!(prune_session_with_policy(&mut s, &policy, None).is_err());
     assert_eq!(s.log.events.len(), 3 + 2, "the first pair landed and stays");
+}
+
+#[test]
+fn an_unread_run_superseded_by_a_later_one_is_pruned_before_anything_else() {
+    let prices = [(100, 10), (200, 20), (300, 30)];
+    // All unread; the first two fit in the window with the newest, but the
+    // second is an earlier run of the newest's call: it goes, and the oldest stays.
+    assert_eq!(select(&prices, 0, &[false, true, false], Some(600), P(1000, 999)), [false, true, false]);
+    // Without the mark, the oldest relieves the pressure, the second stays.
+    assert_eq!(select(&prices, 0, &[false, false, false], Some(600), P(1000, 999)), [true, false, false]);
+    // A superseded one takes no room in the window: the oldest is kept in its place.
+    assert_eq!(select(&prices, 0, &[false, true, false], Some(400), P(1000, 999)), [false, true, false]);
+    // Read ones are pruned whatever the mark.
+    assert_eq!(select(&prices, 3, &[true, true, false], Some(600), P(1000, 999)), [true; 3]);
+}
+
+#[test]
+fn a_pass_finds_the_superseded_runs_by_their_call() {
+    let log_text: String = (0..600).map(|i| format!("step {i}: compiling module number {i}\n")).collect();
+    let outputs = [
+        ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
+        ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
+        ("bash", r#"{"command":"cargo test"}"#, "ok\n".to_string()),
+        ("bash", r#"{"command":"make"}"#, log_text.clone()),
+    ];
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000) };
+    // All unread; pruning one of the three large ones relieves the pressure:
+    // the first `cargo test`, which the later (small) run of it supersedes,
+    // not the oldest.
+    let mut s = session(&outputs);
+    let report = prune_session_with_policy(&mut s, &policy, P(20_000, 19_999)).unwrap();
+    assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [2]);
+    assert_eq!(report.kept_recent, [1, 4]);
+    // With the later run's arguments changed nothing supersedes: the oldest goes.
+    let mut outputs = outputs;
+    outputs[2].1 = r#"{"command":"cargo test --release"}"#;
+    let mut s = session(&outputs);
+    let report = prune_session_with_policy(&mut s, &policy, P(20_000, 19_999)).unwrap();
+    assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1]);
+    assert_eq!(report.kept_recent, [2, 4]);
+}
+
+#[test]
+fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan() {
+    let log_text: String = (0..600)
+        .map(|i| {
+            if i % 97 == 50 {
+                format!("error[E0{i}]: mismatched types at step {i}\n")
+            } else {
+                format!("step {i}: compiling module number {i}\n")
+            }
+        })
+        .collect();
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let head = usize::try_from(lines.budgets.head_tail_within_keep().head()).unwrap();
+    // Two results of distinct calls; a reply after the first: it was read.
+    let build = || {
+        let mut s = session(&[
+            ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
+            ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
+        ]);
+        s.log.events.insert(2, MemEvent::Reply);
+        s.log.surface = (0..s.log.events.len() as Seq).collect();
+        s
+    };
+    let text_of = |s: &WithCalls, seq: Seq| match &s.log.events[seq as usize] {
+        MemEvent::ToolResult { content, .. } => match &content[..] {
+            [MemBlock::Text(t)] => String::from_utf16(t).unwrap(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let mut s = build();
+    let with = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(0) };
+    let report = prune_session_with_policy(&mut s, &with, P(100_000, 1)).unwrap();
+    assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3]);
+    let (read, unread) = (text_of(&s, report.pruned[0].replacement_seq), text_of(&s, report.pruned[1].replacement_seq));
+    // The read one starts as the original did, for most of the head (the
+    // plan may give the last head lines' room to the failures and the tail).
+    let shared = |a: &str| a.bytes().zip(log_text.bytes()).take_while(|(x, y)| x == y).count();
+    assert!(shared(&read) >= head * 3 / 4, "{} of {head}", shared(&read));
+    assert!(read.contains("error[E0535]"), "the plan still picks the failures after the head");
+    // The unread one, never sent, is the plain plan: the same as without a window.
+    let mut plain = build();
+    let without = Policy { default: lines, tools: Vec::new(), recent_tokens: None };
+    let report = prune_session_with_policy(&mut plain, &without, None).unwrap();
+    assert_eq!(unread, text_of(&plain, report.pruned[1].replacement_seq));
+    let plain_read = text_of(&plain, report.pruned[0].replacement_seq);
+    assert!(shared(&plain_read) * 2 < shared(&read), "the plain plan drops an early line: {}", shared(&plain_read));
 }

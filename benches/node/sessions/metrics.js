@@ -96,6 +96,16 @@ export function measure(run, { largeChars, contextWindow, recentTokens }) {
     cachePrefixTokens: prefixTokens,
     cachePrefixShare: promptTokensAll === 0 ? 0 : Number((prefixTokens / promptTokensAll).toFixed(4)),
     uncachedTokens: promptTokensAll - prefixTokens,
+    // The bill's three counts: prompt tokens the cache cannot serve (the
+    // column above), those it can (the prefix kept), and the model's output
+    // (its tool calls, answers and checkpoints).
+    missTokens: promptTokensAll - prefixTokens,
+    hitTokens: prefixTokens,
+    outputTokens: run.requests.reduce((n, r) => n + tokens((r.output ?? '').length), 0),
+    // Per tool result in script order (the same order for every contender):
+    // read whole or not, and the meter's price of it whole.
+    wholeByCall: run.calls.map(readWhole),
+    tokensByCall: run.calls.map((c) => c.tokens),
     turnEnds: run.turnEnds.map((t) => t.kind),
   }
 }

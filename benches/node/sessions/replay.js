@@ -81,6 +81,16 @@ const TOOL_SPECS = [
 export const promptText = (body) => JSON.stringify([body.tools ?? [], body.messages ?? []])
 
 /**
+ * Records on `record` the text of the stand-in's reply (`output`: an
+ * answer's or checkpoint's content, a tool call's name and JSON
+ * arguments), and returns the reply.
+ */
+function answer(record, reply) {
+  record.output = reply.toolCall === undefined ? reply.content : `${reply.toolCall.name}${JSON.stringify(reply.toolCall.arguments)}`
+  return reply
+}
+
+/**
  * Replays `session` with `contender`'s pruner at `contextWindow`, with
  * dsh-compaction-basic loaded with `compaction` (its own config; default none).
  * @returns {Promise<{ rejected?: string, requests: object[], calls: object[], events: object[], turnEnds: object[], passes: object[], thresholdRatio: number }>}
@@ -111,15 +121,16 @@ export async function replay(session, contender, { contextWindow, compaction }) 
     // What compaction-basic's meter makes of the session this request was built from.
     if (conversation) record.meterTokens = ctx.tokenMeter.measure(agent.session).totalTokens
     requests.push(record)
-    if (summary) return { content: CHECKPOINT }
-    if (!conversation) return { content: 'Session' }
+    // What the model answers, as text, for the output tokens of the bill.
+    if (summary) return answer(record, { content: CHECKPOINT })
+    if (!conversation) return answer(record, { content: 'Session' })
     const action = actions[cursor++]
     if (action === undefined) throw new Error('the model was asked for more steps than the script has')
-    if (action.kind === 'answer') return { content: action.text }
+    if (action.kind === 'answer') return answer(record, { content: action.text })
     const entry = { callId: `call-${index}`, tool: action.call.tool, args: action.call.args, output: action.call.output, turn: action.turn }
     calls.push(entry)
     pending.push(entry)
-    return { toolCall: { name: action.call.tool, arguments: action.call.args } }
+    return answer(record, { toolCall: { name: action.call.tool, arguments: action.call.args } })
   })
 
   try {
