@@ -7,7 +7,10 @@ import { NativePruner } from '../index.js'
 import { Ours, pruner } from './support/dsh.js'
 import * as random from './support/random.js'
 import { HEADROOM_MARKER, corpus, cp, expand, markers, sha24 } from './support/lines.js'
-import { evaluate } from '../scripts/recall.js'
+import { readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { evaluate, loadCases, manifest } from '../scripts/recall.js'
 
 describe('line plan functions', () => {
   test('explain: failure signal across ecosystems, whole Python tracebacks, and not identifiers', () => {
@@ -161,25 +164,15 @@ describe("strategy 'lines' keeps every budget guarantee", () => {
 describe('signal recall at the same output size as the blind cuts (scripts/recall.js)', () => {
   // Floors sit under the measured figures (docs/recall.md) so a regression
   // fails; lines must also match or beat both blind cuts on each corpus.
-  const rows = [
-    ['logdx-dev', [[4096, 0.85], [8192, 0.95], [32768, 0.99]]],
-    ['generated', [[2048, 0.95], [4096, 0.95], [8192, 0.95]]],
-    ['runs-tune', [[4096, 0.93], [8192, 0.98], [32768, 0.99]]],
-    ['runs-check', [[4096, 0.85], [8192, 0.87], [32768, 0.95]]],
-    ['runs-holdout', [[4096, 0.85], [8192, 0.85], [32768, 0.95]]],
-    ['kinds-tune', [[4096, 0.76], [8192, 0.86], [32768, 0.97]]],
-    ['kinds-holdout', [[4096, 0.7], [8192, 0.85], [32768, 0.95]]],
-    ['runs3-tune', [[4096, 0.86], [8192, 0.94], [32768, 0.98]]],
-    ['runs3-check', [[4096, 0.78], [8192, 0.84], [32768, 0.95]]],
-    ['runs4-tune', [[4096, 0.92], [8192, 0.93], [32768, 0.97]]],
-    ['runs4-check', [[4096, 0.78], [8192, 0.92], [32768, 0.94]]],
-    ['runs5-tune', [[4096, 0.88], [8192, 0.92], [32768, 0.96]]],
-    ['runs5-check', [[4096, 0.83], [8192, 0.87], [32768, 0.96]]],
-    ['runs6-tune', [[4096, 0.92], [8192, 0.95], [32768, 0.97]]],
-    ['runs6-check', [[4096, 0.84], [8192, 0.87], [32768, 0.92]]],
-    ['runs7-tune', [[4096, 0.93], [8192, 0.96], [32768, 0.98]]],
-    ['runs7-check', [[4096, 0.86], [8192, 0.92], [32768, 0.98]]],
-  ]
+  // Each corpus, its role and its floors: __test__/fixtures/manifest.json.
+  const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
+  const rows = manifest().corpora.map((c) => [c.name, Object.entries(c.floors).map(([b, f]) => [Number(b), f]), c.count])
+  test('the manifest names every labelled corpus, with its case count', () => {
+    const listed = new Set(rows.map(([name]) => name))
+    const onDisk = readdirSync(fixtures).filter((d) => statSync(join(fixtures, d)).isDirectory() && loadCases(join(fixtures, d)).length > 0)
+    assert.deepEqual([...onDisk].sort(), [...listed].sort())
+    for (const [name, , count] of rows) assert.equal(corpus(name).length, count, name)
+  })
   for (const [name, floors] of rows) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {
       const cases = corpus(name)

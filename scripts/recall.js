@@ -2,7 +2,10 @@
 // Signal recall: how much of what a case's labels call critical survives
 // pruning, for lines mode and for the blind cuts, at the same output size.
 //
-//   node scripts/recall.js [--cases DIR]... [--budgets 4096,8192,32768] [--per-case] [--json]
+//   node scripts/recall.js [--cases DIR]... [--all] [--budgets 4096,8192,32768] [--per-case] [--json]
+//
+// `--all` scores every corpus of __test__/fixtures/manifest.json (each
+// corpus's role, case count and recall floors), one table each.
 //
 // A case is a folder holding `raw.log` (the tool output) and
 // `ground_truth.json` (`required_signals`, each with `importance` and a
@@ -38,6 +41,11 @@ export const normalize = (s) => s.replace(ANSI, '').replace(/\r\n/g, '\n').repla
 export function kept(signal, text) {
   const probes = [signal.value, ...(signal.aliases ?? []), signal.file]
   return probes.some((p) => typeof p === 'string' && p.trim() !== '' && text.includes(p.trim()))
+}
+
+/** The corpus manifest: `{ corpora: [{ name, role, count, about, floors: { budget: recall } }] }`. */
+export function manifest() {
+  return JSON.parse(readFileSync(join(root, '__test__', 'fixtures', 'manifest.json'), 'utf8'))
 }
 
 /** The labelled cases under `dir` (folders with raw.log and ground_truth.json), by name. */
@@ -144,14 +152,26 @@ function main() {
   const { values } = parseArgs({
     options: {
       cases: { type: 'string', multiple: true },
+      all: { type: 'boolean' },
       budgets: { type: 'string', default: '4096,8192,32768' },
       'per-case': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   })
+  const budgets = values.budgets.split(',').map(Number)
+  if (values.all) {
+    for (const c of manifest().corpora) {
+      const rows = evaluate(loadCases(join(root, '__test__', 'fixtures', c.name)), budgets)
+      console.log(`\n\`${c.name}\` (${c.count} cases, ${c.role}):\n\n| output budget | head-tail | tail | lines | lines worse |\n|---|---|---|---|---|`)
+      for (const b of budgets) {
+        const at = (rule) => rows.find((r) => r.budget === b && r.rule === rule)
+        console.log(`| ${b} | ${at('head-tail').recall.toFixed(3)} | ${at('tail').recall.toFixed(3)} | ${at('lines').recall.toFixed(3)} | ${at('lines').worse.length} |`)
+      }
+    }
+    return
+  }
   const dirs = values.cases ?? [join(root, '__test__', 'fixtures', 'logdx-dev')]
   const cases = dirs.flatMap((d) => loadCases(resolve(d)))
-  const budgets = values.budgets.split(',').map(Number)
   const rows = evaluate(cases, budgets)
   if (values.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n')
