@@ -101,20 +101,7 @@ impl Why {
     /// or `""`.
     pub fn name(self) -> &'static str {
         match self {
-            Why::Kept(reason) => match reason {
-                Reason::Span => "span",
-                Reason::Failure => "failure",
-                Reason::Cause => "cause",
-                Reason::Summary => "summary",
-                Reason::Frame => "frame",
-                Reason::Repeat => "repeat",
-                Reason::Weak => "weak",
-                Reason::Start => "start",
-                Reason::End => "end",
-                Reason::Context => "context",
-                Reason::Fill => "fill",
-                Reason::Outline => "outline",
-            },
+            Why::Kept(reason) => reason.name(),
             Why::NoRoom => "no room",
             Why::Nothing => "",
         }

@@ -63,7 +63,7 @@ pub enum KeepReason {
     Start,
     /// Among the last lines.
     End,
-    /// A neighbour of a kept line.
+    /// A neighbour of a kept failure, summary, diagnostic or span line.
     Context,
     /// Budget was left.
     Fill,

@@ -108,13 +108,35 @@ pub enum Reason {
     Start,
     /// Among the last lines.
     End,
-    /// A neighbour of a failure line.
+    /// A neighbour of a kept failure, summary, diagnostic or span line
+    /// (the `contextLines` around it, then wider).
     Context,
     /// Budget was left.
     Fill,
     /// Part of the outline of a text that is not a log (a definition, a
     /// diff header, a file's first search hit, a shallow JSON key).
     Outline,
+}
+
+impl Reason {
+    /// The reason's one spelling, as `--explain`, `explainRows` and the
+    /// docs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Span => "span",
+            Reason::Failure => "failure",
+            Reason::Cause => "cause",
+            Reason::Summary => "summary",
+            Reason::Frame => "frame",
+            Reason::Repeat => "repeat",
+            Reason::Weak => "weak",
+            Reason::Start => "start",
+            Reason::End => "end",
+            Reason::Context => "context",
+            Reason::Fill => "fill",
+            Reason::Outline => "outline",
+        }
+    }
 }
 
 /// Lines mode over a block list, or `None` when the text is within the
