@@ -123,6 +123,16 @@ describe('recentTokens on a real Session', () => {
     assert.equal(resolveConfig({ recentTokens: 0 }).recentTokens, 0)
     assert.ok(!('recentTokens' in resolveConfig()), 'not given, not there: the default config is upstream\'s')
   })
+
+  test('the plugin schema and the resolver agree on thresholdRatio: 0 is refused by both, with one message', () => {
+    const message = 'ToolResultPruneConfig: thresholdRatio (0) must be a number greater than 0 and at most 1'
+    assert.throws(() => resolveConfig({ thresholdRatio: 0 }), { name: 'RangeError', message })
+    assert.throws(() => Ours.Config({ thresholdRatio: 0 }), { name: 'RangeError', message })
+    assert.throws(() => Ours.Config({ thresholdRatio: -0.5 }), { name: 'RangeError', message: /thresholdRatio \(-0.5\)/ })
+    assert.equal(Ours.Config({ thresholdRatio: 0.8 }).thresholdRatio, 0.8)
+    assert.equal(Ours.Config({ thresholdRatio: 1 }).thresholdRatio, 1)
+    assert.ok(!('thresholdRatio' in Ours.Config({})))
+  })
 })
 
 describe('parallel calls and odd sessions', () => {

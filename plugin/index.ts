@@ -11,7 +11,7 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { NativePruner, PRUNE_MARKER_LEN, retrieve, STRATEGIES } from '../index.js'
 import { DEFAULTS, resolveConfig } from './config.js'
-import { nativePolicy } from './policy.js'
+import { nativePolicy, thresholdRatio } from './policy.js'
 import { readPressure } from './pressure.js'
 import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
@@ -49,7 +49,8 @@ export class ToolResultPruner extends Service {
     edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
     recentTokens: z.number().step(1).min(0),
     contextWindow: z.number().step(1).min(1),
-    thresholdRatio: z.number().min(0).max(1),
+    // The resolver's own check: the schema refused nothing it accepts, but took 0.
+    thresholdRatio: z.transform(z.number(), thresholdRatio, true),
     tools: z.dict(z.any()),
   })
 

@@ -29,19 +29,27 @@ export function resolvePolicy(config: ToolResultPruneConfig, resolve: Resolve): 
   const out: { -readonly [K in keyof ResolvedPolicy]: ResolvedPolicy[K] } = {}
   if (config.recentTokens !== undefined) out.recentTokens = integer('recentTokens', config.recentTokens, 0, 'a non-negative integer')
   if (config.contextWindow !== undefined) out.contextWindow = integer('contextWindow', config.contextWindow, 1, 'a positive integer')
-  if (config.thresholdRatio !== undefined) {
-    const ratio = config.thresholdRatio
-    const message = `ToolResultPruneConfig: thresholdRatio (${describe(ratio)}) must be a number greater than 0 and at most 1`
-    if (typeof ratio !== 'number') throw new TypeError(message)
-    if (!(ratio > 0 && ratio <= 1)) throw new RangeError(message)
-    out.thresholdRatio = ratio
-  }
+  if (config.thresholdRatio !== undefined) out.thresholdRatio = thresholdRatio(config.thresholdRatio)
   // No rules (a loader's default `{}`) is no key.
   if (config.tools !== undefined) {
     const tools = resolveTools(config, resolve)
     if (Object.keys(tools).length > 0) out.tools = tools
   }
   return out
+}
+
+/**
+ * A `thresholdRatio`: a number greater than 0 and at most 1 (the one check,
+ * which the plugin's schema runs too).
+ * @param ratio - the value given.
+ * @returns the ratio.
+ * @throws TypeError when it is not a number, RangeError when it is out of range.
+ */
+export function thresholdRatio(ratio: unknown): number {
+  const message = `ToolResultPruneConfig: thresholdRatio (${describe(ratio)}) must be a number greater than 0 and at most 1`
+  if (typeof ratio !== 'number') throw new TypeError(message)
+  if (!(ratio > 0 && ratio <= 1)) throw new RangeError(message)
+  return ratio
 }
 
 function resolveTools(config: ToolResultPruneConfig, resolve: Resolve): Readonly<Record<string, ResolvedToolRule>> {
