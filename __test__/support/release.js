@@ -48,8 +48,10 @@ function collectArtifacts(out) {
 function stage(dir) {
   const listing = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env: cleanEnv() }))
   for (const { path } of listing[0].files) cpSync(join(root, path), join(dir, path), { recursive: true })
-  const tracked = execFileSync('git', ['ls-files', 'npm'], { cwd: root, encoding: 'utf8' }).trim().split('\n')
-  for (const path of tracked) cpSync(join(root, path), join(dir, path), { recursive: true })
+  // The platform packages' manifests and READMEs only: an addon left in npm/ by hand is not the release's.
+  for (const p of pkg.napi.targets.map(platformName)) {
+    for (const file of ['package.json', 'README.md']) cpSync(join(root, 'npm', p, file), join(dir, 'npm', p, file))
+  }
   // napi's CLI, as the workflow's `npm ci` gives it.
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'junction')
 }
