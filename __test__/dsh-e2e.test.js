@@ -135,9 +135,9 @@ describe('the real dsh CLI', { skip }, () => {
     runs.lines = await scenario('lines', { bundle: true, profile: LINES_PATCH })
     runs.rules = await scenario('rules', { bundle: true, profile: RULES_PATCH })
   })
-  after(() => {
-    release?.stop()
+  after(async () => {
     if (work) rmSync(work, { recursive: true, force: true })
+    await release?.stop()
   })
 
   test('`dsh plugin add` of the tarball alone swaps the pruner: its row replaces dsh\'s, and only its module loads', () => {

@@ -8,9 +8,9 @@
 //
 // `startRegistry()` runs it in a child process (so the event loop of the
 // rehearsal may block on `npm install` without starving the registry) and
-// returns its URL, a publish token and `stop()`. The child stops when its
-// stdin closes, so it ends with its parent however the parent ends; `stop()`
-// also kills it by its pid and removes the directory.
+// returns its URL, a publish token and `stop()`. The child stops and removes
+// the directory when its stdin closes, so it ends with its parent however the
+// parent ends; `stop()` also kills it by its pid and removes the directory.
 //
 //   node scripts/registry.js DIR   (the child: prints {"url"} once listening)
 import { spawn } from 'node:child_process'
@@ -45,7 +45,11 @@ async function child(dir) {
   const file = join(dir, 'config.yaml')
   writeFileSync(file, config(dir))
   const server = await runServer(file)
-  process.stdin.on('end', () => process.exit(0))
+  // The parent is gone (however it ended): remove everything and stop.
+  process.stdin.on('end', () => {
+    rmSync(dir, { recursive: true, force: true })
+    process.exit(0)
+  })
   process.stdin.resume()
   server.listen(0, '127.0.0.1', () => {
     process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}/` }) + '\n')
@@ -60,7 +64,9 @@ export async function startRegistry() {
   const dir = mkdtempSync(join(tmpdir(), 'trp-registry-'))
   mkdirSync(join(dir, 'storage'))
   const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), dir], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const exited = new Promise((resolve) => proc.once('exit', resolve))
   let stopped = false
+  /** Ends the registry and removes its directory; resolves once the process has exited. */
   const stop = () => {
     if (!stopped) {
       stopped = true
@@ -68,6 +74,7 @@ export async function startRegistry() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL')
     }
     rmSync(dir, { recursive: true, force: true })
+    return exited
   }
   process.once('exit', stop)
   try {

@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { currentPlatform, SUPPORTED } from '../../platform.js'
 import { cleanEnv, platformPackagesUnder, rehearseRelease, root } from '../support/release.js'
+import { startRegistry } from '../../scripts/registry.js'
 import { dsh, installDsh, writeHomePatch } from '../support/dsh-cli.js'
 import { isConversation, startMockDeepSeek, toolMessages } from '../support/mock-deepseek.js'
 
@@ -73,6 +74,7 @@ describe('the release, published to a local registry and installed as users inst
     process.stderr.write(`# published to ${release.registry.url}: ${release.published.join(', ')}\n`)
   })
   after(() => release?.stop())
+
 
   test('what was published: this machine\'s platform package and the main package naming exactly the platform packages published', async () => {
     assert.ok(release.platforms.includes(ownPlatform), `${ownPlatform} was built`)
@@ -187,4 +189,13 @@ describe('the release, published to a local registry and installed as users inst
     assert.doesNotMatch(dump.stdout, /dsh-compaction-tool-result-pruner'\n(?: {2}.*\n)* {2}disabled: true/)
     assert.ok(!existsSync(join(dshHome, 'profiles', 'headless', 'node_modules', 'tool-result-pruner')), 'uninstalled')
   })
+})
+
+test('the registry leaves nothing behind: stop() ends its process and removes its directory', { skip: !node22 && 'runs on Node 22 (npm run test:release)' }, async () => {
+  const registry = await startRegistry()
+  assert.ok(existsSync(join(registry.dir, 'storage')))
+  process.kill(registry.pid, 0)
+  await registry.stop()
+  assert.throws(() => process.kill(registry.pid, 0), { code: 'ESRCH' })
+  assert.ok(!existsSync(registry.dir))
 })

@@ -102,9 +102,9 @@ export async function rehearseRelease() {
           env: cleanEnv({ HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_DATA_HOME: join(home, '.local', 'share') }),
         }
       },
-      stop() {
-        registry.stop()
+      async stop() {
         rmSync(work, { recursive: true, force: true })
+        await registry.stop()
       },
     }
   } catch (e) {
