@@ -22,7 +22,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
-const { name, napi } = require('./package.json')
+const { name, napi, version } = require('./package.json')
 const OVERRIDE = 'NAPI_RS_NATIVE_LIBRARY_PATH'
 
 /** napi-rs's platform name for a Rust target triple (`x86_64-apple-darwin` → `darwin-x64`). */
@@ -78,7 +78,8 @@ export function locateBinary(current = currentPlatform()) {
     return {
       error:
         `${name}: the native binary for ${current} is not installed: its package ${pkg} is missing ` +
-        '(an optional dependency: installs with --omit=optional, or a lockfile made on another platform, skip it); reinstall the package on this machine',
+        '(an optional dependency: installs with --omit=optional, or a lockfile made on another platform, skip it); ' +
+        `install it with \`npm install ${pkg}@${version}\` or reinstall without --omit=optional; binaries exist for ${SUPPORTED.join(', ')}`,
     }
   }
 }

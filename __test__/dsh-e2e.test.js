@@ -1,7 +1,8 @@
 // The package inside the real dsh CLI (@deepseek-ai/dsh, headless profile,
-// Node 22), as a user installs it: `dsh plugin --profile headless add` of
-// the packed tarball (its platform package resolved as the registry would),
-// against a local stand-in for the DeepSeek API that scripts the model. A
+// Node 22), as a user installs it: `dsh plugin --profile headless add
+// tool-result-pruner` from a local registry the release was published to
+// (the rehearsal's, __test__/support/release.js; dsh's pnpm pointed at it by
+// the user's ~/.npmrc), against a local stand-in for the DeepSeek API that scripts the model. A
 // `bash` call prints a large failing log, dsh-compaction-basic prunes it
 // under context pressure, and in lines mode the model pages through a
 // dropped run with tool_result_retrieve.
@@ -13,12 +14,15 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PRUNE_MARKER, zstdDecompress } from '../index.js'
-import { packForRegistry } from '../scripts/pack.js'
 import { dsh, installDsh, writeHomePatch } from './support/dsh-cli.js'
 import { sha24 } from './support/lines.js'
 import { isConversation, startMockDeepSeek, toolMessages } from './support/mock-deepseek.js'
+import { rehearseRelease } from './support/release.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
+// dsh's pnpm reads npm's settings from the environment first: those `npm run` exports
+// (npm_config_userconfig, the cache) would point it past the user's ~/.npmrc.
+for (const key of Object.keys(process.env)) if (/^npm_/i.test(key)) delete process.env[key]
 const node22 = Number(process.versions.node.split('.')[0]) === 22
 // dsh runs on Node 22 in both passes; running it once is enough.
 const skip = !node22 && "the Node 22 pass runs the real dsh CLI (dsh's runtime)"
@@ -65,7 +69,8 @@ function model({ body }) {
 let installed
 let work
 let project
-let packed
+let release
+let user
 
 /** The profile's own patch layer, where the README tells a user to choose lines mode. */
 const profilePatch = (home) => join(home, 'profiles', 'headless', 'cordis.patch.yml')
@@ -80,14 +85,8 @@ async function scenario(name, { bundle, profile }) {
   try {
     writeHomePatch(home, { baseURL: mock.url, contextWindow: CONTEXT_WINDOW })
     if (bundle) {
-      // The profile first (dsh creates it), then the platform package's registry stand-in, then the add.
-      const init = await dsh(installed, home, ['plugin', '--profile', 'headless', 'list'], project)
-      assert.equal(init.status, 0, init.stderr)
-      const manifestPath = join(home, 'profiles', 'headless', 'package.json')
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
-      manifest.pnpm = { overrides: { [packed.platformPackage]: `file:${packed.platform}` } }
-      writeFileSync(manifestPath, JSON.stringify(manifest, null, 2))
-      const add = await dsh(installed, home, ['plugin', '--profile', 'headless', 'add', packed.main], project)
+      // By name, from the registry the user's ~/.npmrc names.
+      const add = await dsh(installed, home, ['plugin', '--profile', 'headless', 'add', 'tool-result-pruner'], project, { env: { ...user.env, PATH: installed.path } })
       assert.equal(add.status, 0, add.stderr)
       assert.doesNotMatch(add.stdout + add.stderr, /declares no dsh\.bundle/)
       if (profile !== undefined) writeFileSync(profilePatch(home), profile)
@@ -124,7 +123,8 @@ describe('the real dsh CLI', { skip }, () => {
   before(async () => {
     installed = installDsh()
     work = mkdtempSync(join(tmpdir(), 'trp-dsh-e2e-'))
-    packed = packForRegistry(work)
+    release = await rehearseRelease()
+    user = release.user()
     project = join(work, 'project')
     mkdirSync(project)
     // A real CI log, long enough to press on the context window.
@@ -135,7 +135,10 @@ describe('the real dsh CLI', { skip }, () => {
     runs.lines = await scenario('lines', { bundle: true, profile: LINES_PATCH })
     runs.rules = await scenario('rules', { bundle: true, profile: RULES_PATCH })
   })
-  after(() => rmSync(work, { recursive: true, force: true }))
+  after(async () => {
+    if (work) rmSync(work, { recursive: true, force: true })
+    await release?.stop()
+  })
 
   test('`dsh plugin add` of the tarball alone swaps the pruner: its row replaces dsh\'s, and only its module loads', () => {
     assert.match(runs.headTail.config, /- id: tool-result-pruner\n {2}name: '@deepseek-ai\/dsh-compaction-tool-result-pruner'\n(?: {2}.*\n)* {2}disabled: true/)
@@ -206,7 +209,7 @@ describe('the real dsh CLI', { skip }, () => {
   test('removing it (its rows out of the profile patch, then `dsh plugin remove`) brings dsh\'s own pruner back', async () => {
     const { home } = runs.lines
     writeFileSync(profilePatch(home), '[]\n')
-    const remove = await dsh(installed, home, ['plugin', '--profile', 'headless', 'remove', 'tool-result-pruner'], project)
+    const remove = await dsh(installed, home, ['plugin', '--profile', 'headless', 'remove', 'tool-result-pruner'], project, { env: { ...user.env, PATH: installed.path } })
     assert.equal(remove.status, 0, remove.stderr)
     const dump = await dsh(installed, home, ['--profile', 'headless', '--dump-config'], project)
     assert.equal(dump.status, 0, dump.stderr)
