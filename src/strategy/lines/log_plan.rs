@@ -322,7 +322,9 @@ impl LogPlan<'_, '_, '_> {
     /// Phase 3: the start, up to its share.
     fn start(&mut self) {
         let start_target = self.keep.cost() + self.share(START_SHARE);
-        for k in 1..self.n() {
+        // From the first line: the ends may have left it out, to leave room
+        // for the last lines.
+        for k in 0..self.n() {
             if self.keep.cost() >= start_target || self.keep.full() {
                 break;
             }
