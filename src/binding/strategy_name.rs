@@ -28,13 +28,4 @@ impl From<config::StrategyName> for StrategyName {
 pub const STRATEGIES: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_list_is_the_cores() {
-        let ours = STRATEGIES.map(|s| s as usize);
-        let core = config::StrategyName::ALL.map(|s| StrategyName::from(s) as usize);
-        assert_eq!(ours, core);
-    }
-}
+mod tests;

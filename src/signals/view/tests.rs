@@ -1,0 +1,58 @@
+use super::*;
+use proptest::prelude::*;
+
+/// The view a character at a time (the general path only): the reference.
+fn view_by_chars(line: &[u16]) -> String {
+    let mut out = String::new();
+    let mut at = content_start(line);
+    if let Some(frame) = last_frame(&line[at..]) {
+        at += frame;
+        while let Some(len) = escape_len(&line[at..]) {
+            at += len;
+        }
+    }
+    let mut leading = true;
+    while at < line.len() {
+        if leading && (0x2500..=0x257F).contains(&line[at]) {
+            out.push(' ');
+            at += 1;
+            continue;
+        }
+        let u = line[at];
+        match u {
+            0x1B => at += escape_len(&line[at..]).unwrap_or(1),
+            0x5E if escape_len(&line[at..]).is_some() => at += escape_len(&line[at..]).unwrap_or(1),
+            0x0D | 0x0A => at += 1,
+            _ => {
+                let width = crate::text::step_forward(line, at);
+                let c = char::decode_utf16(line[at..at + width].iter().copied())
+                    .next()
+                    .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'));
+                out.push(c);
+                leading &= c == ' ' || c == '\t';
+                at += width;
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn every_view_path_agrees_with_the_reference(line in prop::collection::vec(prop_oneof![
+        8 => 0x20u16..0x7F, 1 => Just(0x09u16), 1 => Just(0x0Du16), 1 => Just(0x1Bu16), 1 => Just(0x5Eu16),
+        1 => Just(0x5Bu16), 1 => 0x2500u16..0x2580, 2 => 0x80u16..0x800, 2 => 0xD800u16..0xE000, 2 => 0xE000u16..=0xFFFF,
+    ], 0..60)) {
+        let mut out = String::new();
+        view(&line, &mut out);
+        prop_assert_eq!(&out, &view_by_chars(&line));
+        // The plain copy (the kernel this CPU runs) says the same of
+        // the line as the general path.
+        let body = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(&line);
+        let mut portable = Vec::new();
+        let plain = crate::kernels::plain_bytes(body, &mut portable);
+        if plain {
+            prop_assert_eq!(portable, out.into_bytes());
+        }
+    }
+}
