@@ -217,10 +217,21 @@ pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize) -> Kin
         if is_code_statement(&v, p) {
             continue;
         }
+        // A verdict that opens its line (`FAILED tests/x.py`, `error: could
+        // not compile`) and is no statement: a report, whatever the shape.
+        if failure && is_verdict(v.trim_start()) {
+            return Kind::Log;
+        }
         failures += usize::from(failure);
         summaries += usize::from(summary);
     }
     if failures * 300 >= lines.len().max(1) || summaries >= 2 { Kind::Log } else { Kind::Code }
+}
+
+/// Whether a line (its view, trimmed) opens with a test's or a build's
+/// verdict: `FAILED`, `FAIL `, `error:`, `error[E…]:`, `ERROR:`.
+fn is_verdict(t: &str) -> bool {
+    ["FAILED", "FAIL ", "error:", "error[", "ERROR:", "ERROR "].iter().any(|w| t.starts_with(w))
 }
 
 /// Whether `v` reads as a statement of source code: a comment, a throw,

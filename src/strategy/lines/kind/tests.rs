@@ -104,3 +104,28 @@ fn kinds_are_told_apart() {
     let rustc = "error[E0502]: cannot borrow `x`\n  --> src/main.rs:4:5\n   |\n 4 |     let y = &mut x;\n   |             ------ mutable borrow\n 5 |     println!(\"{}\", x);\n   |                    ^ immutable borrow\n";
     assert_eq!(kind(rustc), Kind::Log);
 }
+
+#[test]
+fn a_text_with_a_verdict_is_never_a_yaml_or_markdown_document() {
+    // A YAML-shaped report (a CI tool's key: value lines) with one verdict
+    // among hundreds of lines: one failure in 300 would not make it a log.
+    let mut yaml = String::from("# results\nrun: nightly\n");
+    for i in 0..400 {
+        yaml.push_str(&format!("case_{i}:\n  status: passed\n"));
+    }
+    yaml.push_str("FAILED tests/test_parser.py::test_dates - AssertionError: assert 3 == 4\n");
+    assert_eq!(kind(&yaml), Kind::Log);
+    let mut markdown = String::from("# Build report\n\n## Steps\n\n");
+    for i in 0..300 {
+        markdown.push_str(&format!("## Step {i}\n\nAll good.\n\n"));
+    }
+    markdown.push_str("error: could not compile `app` (lib) due to 2 previous errors\n");
+    assert_eq!(kind(&markdown), Kind::Log);
+    // A document whose prose names a failure, not at a line's start, stays one.
+    let mut doc = String::from("# Guide\n\n");
+    for i in 0..300 {
+        doc.push_str(&format!("## Section {i}\n\nSome text.\n\n"));
+    }
+    doc.push_str("When it stops, the tool prints error: and the reason.\n");
+    assert_eq!(kind(&doc), Kind::Code);
+}
