@@ -21,8 +21,6 @@
 //! the threshold costs what head/tail costs: it is not read at all.
 
 mod cost;
-#[cfg(test)]
-mod findings_tests;
 pub mod index;
 mod json_spans;
 mod keep;
@@ -32,15 +30,11 @@ mod log_plan;
 pub mod order;
 pub mod outline;
 mod outline_plan;
-#[cfg(test)]
-mod outline_tests;
 mod plan;
 mod rank;
 mod readers;
 mod redraw;
 pub mod render;
-#[cfg(test)]
-mod work_tests;
 
 use std::collections::HashSet;
 use std::ops::Range;

@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::LineOptions;
-use super::index::LineIndex;
-use super::plan::choose;
+use super::super::LineOptions;
+use super::super::index::LineIndex;
+use super::super::plan::choose;
 use crate::config::Budgets;
 use crate::content::Block;
 use crate::text::utf16;

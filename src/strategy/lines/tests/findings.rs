@@ -2,8 +2,8 @@
 //! that differs, the floods named next to it, the source a finding quotes,
 //! a repeated error at another place.
 
-use super::tests::{budgets, out};
-use super::*;
+use super::super::*;
+use super::{budgets, out};
 use crate::text::utf16;
 
 /// A linter's flood of one rule with one finding of another in it, in the

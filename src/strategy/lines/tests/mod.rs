@@ -1,5 +1,9 @@
 //! Lines mode's tests: the contract on random and labelled inputs, the phases' choices.
 
+mod findings;
+mod outline;
+mod work;
+
 use super::*;
 use crate::config::PRUNE_MARKER_LEN;
 use crate::content::{Piece, render_texts};

@@ -2,8 +2,8 @@
 //! kept, on texts that are not logs (source, Markdown, diffs, listings,
 //! JSON pretty and minified).
 
-use super::tests::{budgets, out};
-use super::*;
+use super::super::*;
+use super::{budgets, out};
 use crate::text::utf16;
 
 #[test]
@@ -295,9 +295,9 @@ fn a_markdown_document_is_outlined_by_its_headings() {
     assert!(!o.contains("# not a heading"), "{o}");
     // C preprocessor lines and shell comments are not headings.
     for line in ["#  define PNG_H", "# include <stdio.h>", "#define X 1", "#", "#no space"] {
-        assert_eq!(super::readers::markdown::heading_level(line), None, "{line}");
+        assert_eq!(super::super::readers::markdown::heading_level(line), None, "{line}");
     }
-    assert_eq!(super::readers::markdown::heading_level("### Fixed"), Some(3));
+    assert_eq!(super::super::readers::markdown::heading_level("### Fixed"), Some(3));
 }
 
 #[test]
