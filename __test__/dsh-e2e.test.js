@@ -17,12 +17,12 @@ import { PRUNE_MARKER, zstdDecompress } from '../index.js'
 import { dsh, installDsh, writeHomePatch } from './support/dsh-cli.js'
 import { sha24 } from './support/lines.js'
 import { isConversation, startMockDeepSeek, toolMessages } from './support/mock-deepseek.js'
-import { rehearseRelease } from './support/release.js'
+import { cleanEnv, rehearseRelease } from './support/release.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 // dsh's pnpm reads npm's settings from the environment first: those `npm run` exports
 // (npm_config_userconfig, the cache) would point it past the user's ~/.npmrc.
-for (const key of Object.keys(process.env)) if (/^npm_/i.test(key)) delete process.env[key]
+process.env = cleanEnv()
 const node22 = Number(process.versions.node.split('.')[0]) === 22
 // dsh runs on Node 22 in both passes; running it once is enough.
 const skip = !node22 && "the Node 22 pass runs the real dsh CLI (dsh's runtime)"

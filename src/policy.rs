@@ -225,7 +225,13 @@ struct Planned<C> {
     chars_before: u64,
     tokens: (u64, u64),
     kinds: Option<(Vec<Kind>, Option<CallKind>)>,
+    /// Its call (tool and arguments) and its place among the candidates,
+    /// to tell a run a later one of the same call superseded.
+    call: (Option<CallKey>, usize),
 }
+
+/// A call as a later run of it is told apart: its tool and its arguments.
+type CallKey = (Vec<u16>, Vec<u16>);
 
 /// Prunes one snapshot of the surface under `policy`: every result is
 /// planned by its rule first, [`select`] picks which to prune, then each
@@ -250,10 +256,8 @@ pub fn prune_session_with_policy<L: CallLog>(
     let mut planned = Vec::new();
     // The planned ones the model has read (they come first).
     let mut read_planned = 0;
-    // Each call (tool and arguments) → the position of its newest result,
-    // and each planned result's call, for the superseded runs.
-    let mut newest: HashMap<(Vec<u16>, Vec<u16>), usize> = HashMap::new();
-    let mut planned_calls = Vec::new();
+    // Each call (tool and arguments) → the position of its newest result.
+    let mut newest: HashMap<CallKey, usize> = HashMap::new();
     for (i, seq) in candidates.into_iter().enumerate() {
         // A result the log cannot give as text is left, as in `prune_session`.
         let Some(content) = log.content(seq)? else { continue };
@@ -281,13 +285,12 @@ pub fn prune_session_with_policy<L: CallLog>(
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
         read_planned += usize::from(i < unread_from);
-        planned_calls.push((key, i));
-        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds });
+        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds, call: (key, i) });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
-    let superseded: Vec<bool> = planned_calls
+    let superseded: Vec<bool> = planned
         .iter()
-        .map(|(key, i)| key.as_ref().is_some_and(|k| newest.get(k).is_some_and(|n| n > i)))
+        .map(|p| p.call.0.as_ref().is_some_and(|k| newest.get(k).is_some_and(|&n| n > p.call.1)))
         .collect();
     let chosen = select(&prices, read_planned, &superseded, policy.recent_tokens, pressure);
     let mut report = PolicyReport::default();

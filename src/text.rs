@@ -90,6 +90,19 @@ pub fn split_lines(text: &[u16]) -> Vec<Range<usize>> {
     lines
 }
 
+/// The last frame of a line redrawn by bare carriage returns, what a
+/// terminal shows of it: the code-unit range after its last `\r` that
+/// something other than the line ending follows, up to that ending (and
+/// any `\r` closing the content, which draws nothing). `None` for a line
+/// with no such `\r`.
+pub fn last_frame(line: &[u16]) -> Option<Range<usize>> {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], 0x0A | 0x0D) {
+        end -= 1;
+    }
+    line[..end].iter().rposition(|&u| u == 0x0D).map(|r| r + 1..end)
+}
+
 /// Calls `f` with each line of `text` (as [`split_lines`] gives them) and
 /// its code points, in order, in one pass over the text.
 pub fn for_each_line(text: &[u16], mut f: impl FnMut(Range<usize>, usize)) {

@@ -16,18 +16,6 @@ pub(crate) fn content_start(line: &[u16]) -> usize {
     at
 }
 
-/// Where the last frame of a line redrawn by bare `\r`s starts (after
-/// the last `\r` that something other than the line ending follows), or
-/// `None` for a line with no such `\r`.
-fn last_frame(line: &[u16]) -> Option<usize> {
-    const CR: u16 = 0x0D;
-    let mut end = line.len();
-    while end > 0 && matches!(line[end - 1], 0x0A | CR) {
-        end -= 1;
-    }
-    line[..end].iter().rposition(|&u| u == CR).map(|r| r + 1)
-}
-
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.
 fn timestamp_len(line: &[u16]) -> usize {
     const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd";
@@ -112,8 +100,8 @@ pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
     }
     // A line redrawn by carriage returns reads as a terminal shows it: its
     // last frame (a progress bar, then `\r` and the error that replaced it).
-    if let Some(frame) = last_frame(&line[at..]) {
-        at += frame;
+    if let Some(frame) = crate::text::last_frame(&line[at..]) {
+        at += frame.start;
         while let Some(len) = escape_len(&line[at..]) {
             at += len;
         }

@@ -5,8 +5,8 @@ use proptest::prelude::*;
 fn view_by_chars(line: &[u16]) -> String {
     let mut out = String::new();
     let mut at = content_start(line);
-    if let Some(frame) = last_frame(&line[at..]) {
-        at += frame;
+    if let Some(frame) = crate::text::last_frame(&line[at..]) {
+        at += frame.start;
         while let Some(len) = escape_len(&line[at..]) {
             at += len;
         }

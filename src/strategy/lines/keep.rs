@@ -282,9 +282,8 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         if !self.carriage_returns || line_cps <= self.min_run_cost {
             return None;
         }
-        let line = self.index.line(k);
-        let (from, to) = super::redraw::overwritten(line, |n| marker_len(n as u64, Unit::Chars))?;
-        let removed = code_point_len(&line[from..to]);
+        let ((from, to), removed) =
+            super::redraw::overwritten(self.index.line(k), |n| marker_len(n as u64, Unit::Chars))?;
         Some(((from as u32, to as u32), line_cps - removed + cut_cost(removed)))
     }
 
@@ -358,6 +357,17 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         }
         let (old, split) = self.run_costs(self.index.text_of(k), k);
         Some((split + self.index.cps(k)).saturating_sub(old))
+    }
+
+    /// Adds the lines before `end`, the last first, for `reason`, while the
+    /// size is under `target`: a run back from `end` that stops at the
+    /// first line refused.
+    pub fn add_back_from(&mut self, end: usize, target: usize, cap: usize, reason: Reason) {
+        for k in (0..end).rev() {
+            if self.cost >= target || (!self.add(k, cap, reason) && !self.is_kept(k)) {
+                break;
+            }
+        }
     }
 
     /// The most the first line may take (`cap` at most) and still leave

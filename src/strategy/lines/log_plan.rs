@@ -142,16 +142,7 @@ impl LogPlan<'_, '_, '_> {
         });
         let region_end = last_verdict.map_or(n, |v| v + 1);
         let end_target = end_start + self.share(end_share);
-        let mut k = region_end;
-        while k > 0 {
-            k -= 1;
-            if self.keep.cost() >= end_target {
-                break;
-            }
-            if !self.keep.add(k, cap, Reason::End) && !self.keep.is_kept(k) {
-                break;
-            }
-        }
+        self.keep.add_back_from(region_end, end_target, cap, Reason::End);
     }
 
     /// Phase 2: failure detail, holding back the start's share.

@@ -82,11 +82,7 @@ pub(crate) fn plan_outline(
     // package's closing keys) may be what was looked for.
     if kinds.iter().any(|k| matches!(k, Kind::Listing | Kind::Json)) {
         let end_target = keep.cost() + (keep.room() as f64 * LISTING_END_SHARE) as usize;
-        for k in (0..n).rev() {
-            if keep.cost() >= end_target || (!keep.add(k, cap, Reason::End) && !keep.is_kept(k)) {
-                break;
-            }
-        }
+        keep.add_back_from(n, end_target, cap, Reason::End);
     }
     let mut steps = 0;
     let tiers: Vec<Vec<Vec<u32>>> = (0..index.texts.len())

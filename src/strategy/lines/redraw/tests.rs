@@ -5,7 +5,7 @@ use crate::text::utf16;
 fn cut(s: &str) -> Option<(String, String)> {
     let line = utf16(s);
     overwritten(&line, |n| marker_len(n as u64, Unit::Chars))
-        .map(|(from, to)| (String::from_utf16_lossy(&line[..from]), String::from_utf16_lossy(&line[to..])))
+        .map(|((from, to), _)| (String::from_utf16_lossy(&line[..from]), String::from_utf16_lossy(&line[to..])))
 }
 
 #[test]
