@@ -25,9 +25,13 @@ export declare class NativePruner {
   measureContent(blocks: ReadonlyArray<ContentBlock>): number
   /**
    * The pruned blocks (rich blocks the same objects, text blocks copies
-   * with their new text), or `null` when within the threshold.
+   * with their new text), or `null` when within the threshold. In lines
+   * mode `options.command` (the call that printed the blocks) names
+   * their kind where it is unambiguous, and the rare words of
+   * `options.task` (what was asked) and of the command raise the lines
+   * that hold them; head/tail ignores both.
    */
-  pruneContent(blocks: ReadonlyArray<ContentBlock>): Array<ContentBlock> | null
+  pruneContent(blocks: ReadonlyArray<ContentBlock>, options?: PruneOptions): Array<ContentBlock> | null
   /**
    * Prunes one stable snapshot of `session.surface`; see the plugin for
    * the contract. Under a session policy (lines mode, `tools` or
@@ -40,23 +44,26 @@ export declare class NativePruner {
    * sees, the text behind each marker, and the lines dropped. `spans`
    * (`[start, end)` UTF-16 offsets) are lines the caller wants kept first
    * in lines mode; `command`, the shell command that printed the text,
-   * names its kind where it is unambiguous (`kindFrom` says which decided).
+   * names its kind where it is unambiguous (`kindFrom` says which
+   * decided); `task`, what the text was asked for, raises the lines
+   * holding its rare words (`taskWords` lists the words read).
    */
-  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string): LinePlan
+  plan(text: string, spans?: ReadonlyArray<readonly [number, number]>, command?: string, task?: string): LinePlan
   /**
    * Each line of `text` with its class and fate in lines mode; `null` when
    * the text is within the threshold or gets upstream's cut. `command`
-   * names the kind as in `plan`.
+   * and `task` are read as in `plan`.
    */
-  explain(text: string, command?: string): Array<ExplainedLine> | null
+  explain(text: string, command?: string, task?: string): Array<ExplainedLine> | null
   /**
    * `--explain`'s rows for `text` (see `src/explain.rs`), handed to
    * `write` a chunk of rows at a time, so no row or object per line is
    * held; returns the text's kind, or `null` (nothing written) as
    * `explain` does. An exception `write` throws ends the rows and is
-   * rethrown. `command` names the kind as in `plan`.
+   * rethrown. `command` and `task` are read as in `plan`; a row of a
+   * line holding the task's words names them.
    */
-  explainRows(text: string, write: (rows: string) => void, command?: string): TextKind | null
+  explainRows(text: string, write: (rows: string) => void, command?: string, task?: string): TextKind | null
 }
 
 /**
@@ -152,7 +159,7 @@ export declare function isOriginalToolResult(event: unknown): boolean
 export declare function isSessionHeader(record: unknown): boolean
 
 /** Why a line was kept, or for a dropped line whether it had signal. */
-export type KeepReason = 'span' | 'failure' | 'cause' | 'summary' | 'frame' | 'repeat' | 'weak' | 'start' | 'end' | 'context' | 'fill' | 'outline' | 'no room' | ''
+export type KeepReason = 'span' | 'failure' | 'cause' | 'summary' | 'frame' | 'repeat' | 'weak' | 'start' | 'end' | 'context' | 'fill' | 'outline' | 'task' | 'no room' | ''
 
 /**
  * The kind the shell command `command` names for what it prints, or
@@ -181,6 +188,11 @@ export interface LinePlan {
   kinds: Array<TextKind>
   /** What decided the kind: the command's words (`` `git diff` ``), or `'sample'`. */
   kindFrom: string
+  /**
+   * The words read from the task and the command, as searched for;
+   * absent when no task was given.
+   */
+  taskWords?: Array<string>
 }
 
 /** What a retrieval marker stands for. */
@@ -272,6 +284,24 @@ export interface PruneEventData {
   shadowedSeqs: Array<number>
   /** The original message's price, as the token meter gives it. */
   shadowedTokenCount: unknown
+}
+
+/**
+ * What a call asks of `pruneContent`, beyond upstream's one argument.
+ * Read field by field (a string or `undefined` each), so a lone surrogate
+ * is never converted; this type gives the declaration.
+ */
+export interface PruneOptions {
+  /**
+   * The shell command that printed the blocks: names their kind where it
+   * is unambiguous, in lines mode.
+   */
+  command?: string
+  /**
+   * What the output was asked for (the user's request, the call): in
+   * lines mode its rare words raise the lines that hold them.
+   */
+  task?: string
 }
 
 /** Aggregate outcome of one stable-surface pruning pass. */

@@ -11,6 +11,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { evaluate, loadCases, manifest } from '../scripts/recall.js'
+import { evaluateTasks, loadTaskCases } from '../scripts/task-recall.js'
 
 describe('line plan functions', () => {
   test('explain: failure signal across ecosystems, whole Python tracebacks, and not identifiers', () => {
@@ -167,13 +168,25 @@ describe('signal recall at the same output size as the blind cuts (scripts/recal
   // Each corpus, its role and its floors: __test__/fixtures/manifest.json.
   const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures')
   const rows = manifest().corpora.map((c) => [c.name, Object.entries(c.floors).map(([b, f]) => [Number(b), f]), c.count])
+  const taskCorpora = new Set(manifest().corpora.filter((c) => c.task).map((c) => c.name))
+  for (const [name, floors] of rows.filter(([name]) => taskCorpora.has(name))) {
+    test(`${name}: lines recall with the task over its floors, over the task-blind plan's and the blind cuts'`, () => {
+      const results = evaluateTasks(loadTaskCases(join(fixtures, name)), floors.map(([b]) => b))
+      for (const [budget, floor] of floors) {
+        const at = (rule) => results.find((r) => r.budget === budget && r.rule === rule).recall
+        assert.ok(at('task') >= floor, `${name} @${budget}: ${at('task').toFixed(3)} < ${floor}`)
+        assert.ok(at('task') >= at('lines') + 0.15, `${name} @${budget}: task ${at('task').toFixed(3)}, task-blind ${at('lines').toFixed(3)}`)
+        assert.ok(at('task') >= Math.max(at('head-tail'), at('tail')), `${name} @${budget}: below a blind cut`)
+      }
+    })
+  }
   test('the manifest names every labelled corpus, with its case count', () => {
     const listed = new Set(rows.map(([name]) => name))
     const onDisk = readdirSync(fixtures).filter((d) => statSync(join(fixtures, d)).isDirectory() && loadCases(join(fixtures, d)).length > 0)
     assert.deepEqual([...onDisk].sort(), [...listed].sort())
     for (const [name, , count] of rows) assert.equal(corpus(name).length, count, name)
   })
-  for (const [name, floors] of rows) {
+  for (const [name, floors] of rows.filter(([name]) => !taskCorpora.has(name))) {
     test(`${name}: lines recall over its floors, at least head-tail's and tail's, never over budget`, () => {
       const cases = corpus(name)
       assert.ok(cases.length >= 6, `${cases.length} cases`)

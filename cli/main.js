@@ -24,6 +24,9 @@ ${CONFIG_HELP}
   --command CMD         the shell command that printed the input: names its kind where it is
                         unambiguous (git diff, cat src/x.py, rg -n, a test runner); the reason
                         shows in --explain and in --json's kindFrom
+  --task TEXT           lines mode: what the output was asked for (the user's request); lines
+                        holding its rare words (and the command's) are kept first among their
+                        kind; --explain names the words a line holds, --json lists taskWords
   --write OUT           session: write the pruned log to OUT (never the input)
   --session FILE        retrieve: the session log to search
   -h, --help            show this help
@@ -44,6 +47,7 @@ function parse(argv) {
         json: { type: 'boolean' },
         explain: { type: 'boolean' },
         command: { type: 'string' },
+        task: { type: 'string' },
         write: { type: 'string' },
         session: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -75,7 +79,7 @@ async function run(argv) {
     throw new CliError('--write and --session belong to the session and retrieve commands (see --help)')
   }
   if (positionals.length > 1) throw new CliError(`expected one FILE, got ${positionals.length} (see --help)`)
-  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain, command: values.command })
+  return pruneText(positionals[0] ?? '-', configFromFlags(values), { stats: values.stats, json: values.json, explain: values.explain, command: values.command, task: values.task })
 }
 
 /**

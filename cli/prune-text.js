@@ -14,8 +14,8 @@ function readText(file) {
  * (shortened), written a chunk of rows at a time as the addon makes them;
  * then the text's kind on stderr, and what named it.
  */
-function explainText(text, pruner, command) {
-  const kind = pruner.explainRows(text, (rows) => process.stdout.write(rows), command)
+function explainText(text, pruner, command, task) {
+  const kind = pruner.explainRows(text, (rows) => process.stdout.write(rows), command, task)
   if (kind === null) {
     process.stdout.write('nothing to explain: the text is within the threshold, or not even one marker fits it\n')
     return
@@ -29,19 +29,20 @@ function explainText(text, pruner, command) {
  * `--json` prints the plan instead of the text, `--explain` each line's
  * class and fate.
  */
-export function pruneText(file, config, { stats = false, json = false, explain = false, command = undefined } = {}) {
+export function pruneText(file, config, { stats = false, json = false, explain = false, command = undefined, task = undefined } = {}) {
   const text = readText(file)
   const pruner = new NativePruner(config)
-  if (explain) return explainText(text, pruner, command)
+  if (explain) return explainText(text, pruner, command, task)
   const blocks = [{ type: 'text', text }]
   const started = process.hrtime.bigint()
   // --json prints the plan, in both strategies the same shape: content,
   // recoverable, droppedLines, kinds and kindFrom (head-tail's recoverable
   // is empty, its droppedLines 0, its kinds what lines mode takes the text
   // to be; kindFrom the command's words that named the kind, or 'sample').
-  // Without --json, a --command names the kind as it does with it.
-  // The plan's content is what pruneContent gives, made in the same pass.
-  const plan = json || command !== undefined ? pruner.plan(text, undefined, command) : undefined
+  // Without --json, a --command names the kind and a --task ranks lines as
+  // they do with it. The plan's content is what pruneContent gives, made in
+  // the same pass.
+  const plan = json || command !== undefined || task !== undefined ? pruner.plan(text, undefined, command, task) : undefined
   const pruned = plan === undefined ? pruner.pruneContent(blocks) : null
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6
   const out = plan?.content ?? (pruned === null ? text : pruned.map((b) => b.text).join(''))

@@ -13,11 +13,11 @@ import { NativePruner, PRUNE_MARKER_LEN, retrieve, STRATEGIES } from '../index.j
 import { DEFAULTS, resolveConfig } from './config.js'
 import { nativePolicy, thresholdRatio } from './policy.js'
 import { readPressure } from './pressure.js'
-import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
+import type { LinePlan, PlanOptions, PruneOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
 export { contentHash, kindOfCommand } from '../index.js'
-export type { CommandKind, LinePlan, PlanOptions, PrunedEntry, PruneResult, PruneStrategy, ResolvedConfig, ResolvedToolRule, TextKind, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
+export type { CommandKind, LinePlan, PlanOptions, PrunedEntry, PruneOptions, PruneResult, PruneStrategy, ResolvedConfig, ResolvedToolRule, TextKind, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -84,11 +84,17 @@ export class ToolResultPruner extends Service {
    * Replace an over-budget text middle while retaining rich-block order.
    * Text slicing is by Unicode code point, not UTF-16 code unit, so a retained
    * boundary cannot split a surrogate pair. Grapheme clusters may still split.
+   * In lines mode, `options.command` (the call that printed the blocks)
+   * names their kind where it is unambiguous, and the rare words of
+   * `options.task` (what the output was asked for) raise the lines that hold
+   * them; head/tail, upstream's rule, ignores both.
    * @param blocks - original tool-result content.
+   * @param options - the call's command and the task, both optional.
    * @returns pruned content, or `null` when the text is within budget.
    */
-  pruneContent(blocks: readonly ContentBlock[]): ContentBlock[] | null {
-    return this[NATIVE].pruner.pruneContent(blocks)
+  pruneContent(blocks: readonly ContentBlock[], options?: PruneOptions): ContentBlock[] | null {
+    const { pruner } = this[NATIVE]
+    return options === undefined ? pruner.pruneContent(blocks) : pruner.pruneContent(blocks, options)
   }
 
   /**
@@ -132,17 +138,18 @@ export class ToolResultPruner extends Service {
  * model would see, the exact text behind each marker, and the lines
  * dropped. Options are the plugin's config keys (validated as the plugin
  * validates them; `strategy` is `'lines'` unless given), `spans`,
- * `[start, end)` UTF-16 offsets of lines to keep first, and `command`, the
+ * `[start, end)` UTF-16 offsets of lines to keep first, `command`, the
  * shell command that printed the text, which names its kind where it is
- * unambiguous.
+ * unambiguous, and `task`, what the text was asked for, whose rare words
+ * raise the lines that hold them.
  * @param text - one tool output.
  * @param options - config keys and keep-spans.
  * @returns the plan; the text itself when it is within the threshold.
  */
 export function planLines(text: string, options: PlanOptions = {}): LinePlan {
-  const { spans, command, ...config } = options
+  const { spans, command, task, ...config } = options
   const resolved = resolveConfig({ strategy: 'lines', ...config })
-  return new NativePruner(resolved, nativePolicy(resolved)).plan(text, spans, command)
+  return new NativePruner(resolved, nativePolicy(resolved)).plan(text, spans, command, task)
 }
 
 export default ToolResultPruner

@@ -11,6 +11,7 @@ export type {
   ExplainedLine,
   LinePlan,
   PrunedEntry,
+  PruneOptions,
   PruneResult,
   StrategyName as PruneStrategy,
   TextKind,
@@ -39,4 +40,6 @@ export interface PlanOptions extends ToolResultPruneConfig {
   spans?: ReadonlyArray<readonly [number, number]>
   /** The shell command that printed the text: names its kind where it is unambiguous (`git diff`, `cat src/x.py`, `rg -n`, …). */
   command?: string
+  /** What the text was asked for (the user's request, the call): its rare words raise the lines that hold them. */
+  task?: string
 }

@@ -14,7 +14,7 @@ use crate::command_kind::CallKind;
 use crate::config::Budgets;
 use crate::signals::{Failure, Frame};
 use crate::strategy::lines::Fate;
-use crate::strategy::lines::{self, Explained, Kind, LineOptions, Reason};
+use crate::strategy::lines::{self, Explained, Kind, LineOptions, Reason, Task};
 use crate::strategy::{Pruner, Strategy};
 use crate::text::{code_point_len, count_newlines, is_high_surrogate, is_low_surrogate, offset_after, utf16};
 use crate::text_plan::hinted;
@@ -129,20 +129,23 @@ pub fn line_options(pruner: &Pruner, named: Option<&CallKind>) -> LineOptions {
 
 /// How a pruner's plan is explained: lines mode's reading of each line,
 /// and the fate the pruner's own strategy gives it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Explaining {
     /// The options lines mode reads the text with (see [`line_options`]).
     pub options: LineOptions,
+    /// The task the text was asked for (empty: none).
+    pub task: Task,
     /// Head/tail's head and tail in code points, when that is the strategy.
     head_tail: Option<(usize, usize)>,
 }
 
 impl Explaining {
-    /// What `pruner` does, of the kind `named` when a command names one.
-    pub fn of(pruner: &Pruner, named: Option<&CallKind>) -> Self {
+    /// What `pruner` does, of the kind `named` when a command names one,
+    /// for `task`.
+    pub fn of(pruner: &Pruner, named: Option<&CallKind>, task: &Task) -> Self {
         let head_tail = matches!(pruner.strategy, Strategy::HeadTail)
             .then(|| (pruner.budgets.head() as usize, pruner.budgets.tail() as usize));
-        Explaining { options: line_options(pruner, named), head_tail }
+        Explaining { options: line_options(pruner, named), task: task.clone(), head_tail }
     }
 
     /// Lines mode's explanation of each line of `text`, handed to `each`,
@@ -151,11 +154,11 @@ impl Explaining {
     /// is cut, the rest dropped. `false` as [`lines::explain`].
     fn explain(&self, text: &[u16], budgets: &Budgets, mut each: impl FnMut(&[u16], Explained)) -> bool {
         let Some((head, tail)) = self.head_tail else {
-            return lines::explain(text, budgets, &self.options, each);
+            return lines::explain(text, budgets, &self.options, &self.task, each);
         };
         let tail_start = code_point_len(text).saturating_sub(tail);
         let mut at = 0;
-        lines::explain(text, budgets, &self.options, |line, mut e| {
+        lines::explain(text, budgets, &self.options, &self.task, |line, mut e| {
             let end = at + code_point_len(line);
             (e.fate, e.reason) = if end <= head {
                 (Fate::Keep, Some(Reason::Start))
@@ -179,9 +182,9 @@ impl Explaining {
 
 /// Each line of `text` as `pruner` would plan it (see [`Explaining`]);
 /// `None` when the text is within the threshold or gets upstream's cut.
-pub fn explain_text(pruner: &Pruner, text: &[u16], named: Option<&CallKind>) -> Option<Vec<Explained>> {
+pub fn explain_text(pruner: &Pruner, text: &[u16], named: Option<&CallKind>, task: &Task) -> Option<Vec<Explained>> {
     let mut out = Vec::new();
-    let planned = Explaining::of(pruner, named).explain(text, &pruner.budgets, |_, line| out.push(line));
+    let planned = Explaining::of(pruner, named, task).explain(text, &pruner.budgets, |_, line| out.push(line));
     planned.then_some(out)
 }
 
@@ -235,6 +238,17 @@ pub fn rows<E>(
             chunk.resize(chunk.len() + pad.saturating_sub(word.len()), u16::from(b' '));
         }
         chunk.extend_from_slice(&[u16::from(b' '); 2]);
+        // The task's words the line holds, when it holds any.
+        if explained.task_words != 0 {
+            chunk.extend(utf16("task:"));
+            for (i, term) in explaining.task.terms().enumerate() {
+                if explained.task_words & 1 << i != 0 {
+                    chunk.push(u16::from(b' '));
+                    chunk.extend(term.bytes().map(u16::from));
+                }
+            }
+            chunk.extend_from_slice(&[u16::from(b' '); 2]);
+        }
         let line = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(line);
         if line.len() > ROW_LINE_UNITS {
             let mut cut = ROW_LINE_UNITS - 3;

@@ -99,6 +99,14 @@ pub trait CallLog: PruneLog {
     /// The meter's price of the result's message: as it is (`None`), or
     /// with its content rebuilt as `pruned` says.
     fn price(&mut self, content: &Self::Content, pruned: Option<&Pruned>) -> Result<u64, Self::Error>;
+    /// What the result at `seq` was asked for, as the session says it: the
+    /// newest user message before it and the text of the model's newest
+    /// message before it (the step that made the call). Asked in surface
+    /// order. `None` (the default): the log does not say.
+    fn task(&mut self, seq: Seq) -> Result<Option<Vec<Vec<u16>>>, Self::Error> {
+        let _ = seq;
+        Ok(None)
+    }
 }
 
 /// One landed replacement of a policy pass.
@@ -276,7 +284,15 @@ pub fn prune_session_with_policy<L: CallLog>(
                     .and_then(|c| kind_of_call(&String::from_utf16(&c.tool).ok()?, &String::from_utf16(&c.args).ok()?));
                 options.kind = named.as_ref().map(|n| n.kind);
                 let head = cached_head(policy, &pruner, i < unread_from);
-                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice());
+                // The task: the request and the step's words, then the
+                // call's arguments; read only for a result the plan cuts.
+                let over =
+                    !crate::text::code_points_at_most(crate::content::texts(&blocks), pruner.budgets.threshold());
+                let asked = if over { log.task(seq)?.unwrap_or_default() } else { Vec::new() };
+                let texts: Vec<&[u16]> =
+                    asked.iter().map(Vec::as_slice).chain(call.as_ref().map(|c| c.args.as_slice())).collect();
+                let task = if asked.is_empty() { lines::Task::default() } else { lines::Task::new(&texts) };
+                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice(), &task);
                 (pruned, Some((kinds, named)))
             }
         };

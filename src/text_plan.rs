@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use crate::command_kind::CallKind;
 use crate::content::{Block, render_texts};
-use crate::strategy::lines::{self, Kind};
+use crate::strategy::lines::{self, Kind, Task};
 use crate::strategy::{Pruner, Strategy};
 
 /// One text planned.
@@ -30,12 +30,19 @@ pub struct TextPlan {
 /// `text` planned by `pruner`. `spans` (`[start, end)` code-unit ranges)
 /// are lines the caller wants kept first; only lines mode reads them.
 /// `named` is the kind the command that printed the text names, which
-/// lines mode plans by instead of the sample. A head/tail pruner cuts as it
-/// always does and reports the kind lines mode would see.
-pub fn plan_text(pruner: &Pruner, text: &[u16], spans: &[Range<usize>], named: Option<&CallKind>) -> TextPlan {
+/// lines mode plans by instead of the sample; `task` is what the text was
+/// asked for, whose rare words raise lines in lines mode. A head/tail
+/// pruner cuts as it always does and reports the kind lines mode would see.
+pub fn plan_text(
+    pruner: &Pruner,
+    text: &[u16],
+    spans: &[Range<usize>],
+    named: Option<&CallKind>,
+    task: &Task,
+) -> TextPlan {
     let blocks = [Block::Text(text)];
     let (pruned, kinds) = match hinted(pruner.strategy, named) {
-        Strategy::Lines(options) => lines::plan_blocks(&blocks, &pruner.budgets, &options, spans),
+        Strategy::Lines(options) => lines::plan_blocks(&blocks, &pruner.budgets, &options, spans, task),
         Strategy::HeadTail => (pruner.prune(&blocks), named.map_or_else(|| lines::kinds(&blocks), |n| vec![n.kind])),
     };
     let kind_from = named.map(|n| n.reason.clone());

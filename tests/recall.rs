@@ -8,7 +8,9 @@
 //! signal is kept when its value, an alias or its file appears in the
 //! output once ANSI escapes are stripped and `\r\n` and `\r` are folded to
 //! `\n`; a corpus's recall is the mean over its cases of the share of
-//! critical signals kept.
+//! critical signals kept. A task corpus (`"task": true`) is planned with
+//! each case's call and task (its `case.json`), as the command line plans
+//! it given `--command` and `--task`.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +18,9 @@ use regex::Regex;
 use serde_json::Value;
 use tool_result_pruner::config::Budgets;
 use tool_result_pruner::content::{Block, render_texts};
-use tool_result_pruner::strategy::lines::{LineOptions, prune};
+use tool_result_pruner::command_kind::kind_of_command;
+use tool_result_pruner::strategy::lines::{LineOptions, Task};
+use tool_result_pruner::strategy::{Pruner, Strategy};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("__test__").join("fixtures")
@@ -31,6 +35,8 @@ fn json(path: &Path) -> Value {
 struct Case {
     text: Vec<u16>,
     critical: Vec<Vec<String>>,
+    /// The call's command and the task, from `case.json`, when it gives them.
+    asked: Option<(String, String)>,
 }
 
 fn cases(corpus: &str) -> Vec<Case> {
@@ -66,7 +72,11 @@ fn cases(corpus: &str) -> Vec<Case> {
                     probes
                 })
                 .collect();
-            Case { text, critical }
+            let about = dir.join(&name).join("case.json");
+            let asked = about.is_file().then(|| json(&about)).and_then(|c| {
+                Some((c["command"].as_str()?.to_owned(), c["task"].as_str()?.to_owned()))
+            });
+            Case { text, critical, asked }
         })
         .collect()
 }
@@ -77,13 +87,23 @@ fn normalize(output: &str) -> String {
     ansi.replace_all(output, "").replace("\r\n", "\n").replace('\r', "\n")
 }
 
-/// Lines mode's output of `text` at output budget `budget`, as the scorer configures it.
-fn lines(text: &[u16], budget: u64) -> String {
+/// Lines mode's output of `text` at output budget `budget`, as the scorer
+/// configures it; with `asked`, for that command and task.
+fn lines(text: &[u16], budget: u64, asked: Option<&(String, String)>) -> String {
     let room = budget - 39;
     let head = (room as f64 * 4096.0 / 5120.0).round() as u64;
     let budgets = Budgets::new(budget, head, room - head).and_then(|b| b.with_keep(budget)).unwrap();
     let blocks = [Block::Text(text)];
-    match prune(&blocks, &budgets, &LineOptions::default()) {
+    let pruner = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
+    let pruned = match asked {
+        Some((command, task)) => {
+            let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+            let task = Task::asked(&units(task), Some(&units(command)));
+            pruner.prune_asked(&blocks, kind_of_command(command).map(|n| n.kind), &task)
+        }
+        None => pruner.prune(&blocks),
+    };
+    match pruned {
         Some(pruned) => render_texts(&blocks, &pruned).map(String::from_utf16_lossy).collect(),
         None => String::from_utf16_lossy(text),
     }
@@ -97,6 +117,7 @@ fn every_corpus_keeps_its_floors() {
     let mut below = Vec::new();
     for corpus in corpora {
         let name = corpus["name"].as_str().unwrap();
+        let task = corpus["task"].as_bool().unwrap_or(false);
         let cases = cases(name);
         assert_eq!(cases.len() as u64, corpus["count"].as_u64().unwrap(), "{name}: cases on disk");
         for (budget, floor) in corpus["floors"].as_object().unwrap() {
@@ -104,7 +125,7 @@ fn every_corpus_keeps_its_floors() {
             let recall = cases
                 .iter()
                 .map(|c| {
-                    let out = normalize(&lines(&c.text, budget));
+                    let out = normalize(&lines(&c.text, budget, c.asked.as_ref().filter(|_| task)));
                     let kept =
                         c.critical.iter().filter(|probes| probes.iter().any(|p| out.contains(p.as_str()))).count();
                     if c.critical.is_empty() { 1.0 } else { kept as f64 / c.critical.len() as f64 }

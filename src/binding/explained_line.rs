@@ -70,6 +70,8 @@ pub enum KeepReason {
     /// Part of the outline of a text that is not a log (a definition, a
     /// diff header, a file's first search hit, a shallow JSON key).
     Outline,
+    /// It holds the task's rare words, or places or opens a line that does.
+    Task,
     /// Dropped although it carries signal: no room in the budget.
     #[napi(value = "no room")]
     NoRoom,
@@ -123,6 +125,7 @@ impl From<&Explained> for ExplainedLine {
                 Reason::Context => KeepReason::Context,
                 Reason::Fill => KeepReason::Fill,
                 Reason::Outline => KeepReason::Outline,
+                Reason::Task => KeepReason::Task,
             },
             Why::NoRoom => KeepReason::NoRoom,
             Why::Nothing => KeepReason::Nothing,

@@ -7,6 +7,7 @@ use napi_derive::napi;
 
 use super::text::{SAMPLE, recoverable};
 use super::text_kind::TextKind;
+use crate::strategy::lines::Task;
 use crate::text_plan::TextPlan;
 
 /// A line plan: the pruned text and the means to undo it.
@@ -23,17 +24,21 @@ pub struct LinePlan {
     pub kinds: Vec<TextKind>,
     /// What decided the kind: the command's words (`` `git diff` ``), or `'sample'`.
     pub kind_from: String,
+    /// The words read from the task and the command, as searched for;
+    /// absent when no task was given.
+    pub task_words: Option<Vec<String>>,
 }
 
 impl LinePlan {
     /// The binding's plan of `text` from the core's.
-    pub fn new(plan: TextPlan, text: Vec<u16>) -> Self {
+    pub fn new(plan: TextPlan, text: Vec<u16>, task: &Task) -> Self {
         LinePlan {
             content: Utf16String::from(plan.content.unwrap_or(text)),
             recoverable: recoverable(plan.recoverable),
             dropped_lines: plan.dropped_lines as f64,
             kinds: plan.kinds.into_iter().map(TextKind::from).collect(),
             kind_from: plan.kind_from.unwrap_or_else(|| SAMPLE.to_owned()),
+            task_words: (!task.is_empty()).then(|| task.terms().map(str::to_owned).collect()),
         }
     }
 }

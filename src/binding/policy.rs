@@ -19,7 +19,7 @@ use napi_derive::napi;
 
 use super::config::resolved;
 use super::dsh::session::{JsContent, JsPruneLog};
-use super::dsh::{ASSISTANT_MESSAGE, TOOL_CALL};
+use super::dsh::{ASSISTANT_MESSAGE, TOOL_CALL, USER_MESSAGE};
 use super::dsh::{as_seq, has_type};
 use super::values::type_error;
 use super::values::{
@@ -142,7 +142,84 @@ impl<'env> JsPruneLog<'env> {
     }
 }
 
+impl<'env> JsPruneLog<'env> {
+    /// The texts of the newest user message `user` and of the model's
+    /// newest message `model` when it answers that request (the step that
+    /// made the call).
+    fn asked_texts(&mut self, user: Option<Seq>, model: Option<Seq>) -> Result<Option<Vec<Vec<u16>>>> {
+        let mut texts = Vec::new();
+        if let Some(u) = user {
+            texts.extend(self.message_text(u, false)?);
+        }
+        if let Some(m) = model.filter(|&m| user.is_none_or(|u| m > u)) {
+            texts.extend(self.message_text(m, true)?);
+        }
+        Ok((!texts.is_empty()).then_some(texts))
+    }
+
+    /// The text blocks of the message at `seq` (a `user/message`'s `data`,
+    /// an `assistant/message`'s `data.message`), joined by newlines;
+    /// `None` when it holds no text. A string `content` is its text.
+    fn message_text(&mut self, seq: Seq, nested: bool) -> Result<Option<Vec<u16>>> {
+        let Some(event) = self.log.event(seq)?.map(|e| as_object(&e)).transpose()?.flatten() else { return Ok(None) };
+        let Some(mut message) = as_object(&get(&event, c"data")?)? else { return Ok(None) };
+        if nested {
+            let Some(inner) = as_object(&get(&message, c"message")?)? else { return Ok(None) };
+            message = inner;
+        }
+        let content = get(&message, c"content")?;
+        if let Some(text) = string_units(&content)? {
+            return Ok(Some(text));
+        }
+        let Some(blocks) = as_object(&content)?.filter(|_| content.is_array().unwrap_or(false)) else {
+            return Ok(None);
+        };
+        let mut text = Vec::new();
+        for i in 0..blocks.get_array_length()? {
+            let Some(block) = as_object(&blocks.get_element(i)?)? else { continue };
+            if let Some(t) = string_units(&get(&block, c"text")?)? {
+                text.extend(t);
+                text.push(u16::from(b'\n'));
+            }
+        }
+        Ok((!text.is_empty()).then_some(text))
+    }
+}
+
 impl<'env> CallLog for JsPruneLog<'env> {
+    fn task(&mut self, seq: Seq) -> Result<Option<Vec<Vec<u16>>>> {
+        // One forward walk over the log for the whole pass: results are
+        // asked in surface order. A result before the walk (a replacement
+        // sits where its original was) is read by a walk back of its own.
+        let (mut next, mut user, mut model) = self.asked;
+        if seq < next {
+            (user, model) = (None, None);
+            for back in (0..seq).rev() {
+                let Some(event) = self.log.event(back)? else { continue };
+                if model.is_none() && has_type(&event, ASSISTANT_MESSAGE)? {
+                    model = Some(back);
+                }
+                if has_type(&event, USER_MESSAGE)? {
+                    user = Some(back);
+                    break;
+                }
+            }
+            return self.asked_texts(user, model);
+        }
+        while next < seq {
+            if let Some(event) = self.log.event(next)? {
+                if has_type(&event, USER_MESSAGE)? {
+                    user = Some(next);
+                } else if has_type(&event, ASSISTANT_MESSAGE)? {
+                    model = Some(next);
+                }
+            }
+            next += 1;
+        }
+        self.asked = (next, user, model);
+        self.asked_texts(user, model)
+    }
+
     fn call(&mut self, seq: Seq, content: &JsContent<'env>) -> Result<Option<Call>> {
         let Some(source) = as_object(&get(&content.message, c"source")?)? else { return Ok(None) };
         let Some(id) = string_units(&get(&source, c"callId")?)? else { return Ok(None) };

@@ -119,9 +119,16 @@ mod hinted {
             (0..300).map(|i| format!("    assert!(result.is_err(), \"error {i}: failed\");\n")).collect();
         let t = utf16(&text);
         let b = Budgets::default();
-        let sampled = crate::strategy::lines::plan_blocks(&[Block::Text(&t)], &b, &LineOptions::default(), &[]).1;
+        let sampled = crate::strategy::lines::plan_blocks(
+            &[Block::Text(&t)],
+            &b,
+            &LineOptions::default(),
+            &[],
+            &Default::default(),
+        )
+        .1;
         let hinted = LineOptions { kind: Some(Kind::Code), ..LineOptions::default() };
-        let named = crate::strategy::lines::plan_blocks(&[Block::Text(&t)], &b, &hinted, &[]).1;
+        let named = crate::strategy::lines::plan_blocks(&[Block::Text(&t)], &b, &hinted, &[], &Default::default()).1;
         assert_eq!(sampled, [Kind::Log]);
         assert_eq!(named, [Kind::Code]);
     }

@@ -4,11 +4,15 @@ use crate::signals::LineSignal;
 
 /// How a default lines-mode pruner is explained.
 fn lines_mode() -> Explaining {
-    Explaining::of(&Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) }, None)
+    Explaining::of(
+        &Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) },
+        None,
+        &Task::default(),
+    )
 }
 
 fn line(signal: LineSignal, flood: bool, reason: Option<Reason>) -> Explained {
-    Explained { signal, fate: Fate::Drop, reason, flood, kind: Kind::Log }
+    Explained { signal, fate: Fate::Drop, reason, flood, kind: Kind::Log, task_words: 0 }
 }
 
 /// A signal with `failure` and `frame` set and the flags `set` turns on.
@@ -56,7 +60,10 @@ fn head_tail_pruners_explain_what_head_tail_keeps() {
     let budgets = Budgets::new(1000, 400, 100).unwrap();
     let head_tail = Pruner { budgets, strategy: Strategy::HeadTail };
     let lines = Pruner { budgets, strategy: Strategy::Lines(LineOptions::default()) };
-    let (ht, ln) = (explain_text(&head_tail, &text, None).unwrap(), explain_text(&lines, &text, None).unwrap());
+    let (ht, ln) = (
+        explain_text(&head_tail, &text, None, &Task::default()).unwrap(),
+        explain_text(&lines, &text, None, &Task::default()).unwrap(),
+    );
     // The same reading of each line, head/tail's fate: kept within the
     // first 400 or the last 100 code points, cut across an edge.
     let total = code_point_len(&text);
@@ -75,7 +82,7 @@ fn head_tail_pruners_explain_what_head_tail_keeps() {
         at = end;
     }
     assert_ne!(ht, ln, "lines mode's own plan differs");
-    assert_eq!(explain_text(&head_tail, &utf16("short\n"), None), None);
+    assert_eq!(explain_text(&head_tail, &utf16("short\n"), None, &Task::default()), None);
 }
 
 #[test]

@@ -5,7 +5,7 @@ pub mod lines;
 
 use crate::config::{Budgets, ResolvedConfig, StrategyName};
 use crate::content::{Block, Pruned};
-use lines::LineOptions;
+use lines::{Kind, LineOptions, Task};
 
 /// How over-budget content is cut.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,6 +45,20 @@ impl Pruner {
         match self.strategy {
             Strategy::HeadTail => head_tail::prune(blocks, &self.budgets),
             Strategy::Lines(options) => lines::prune(blocks, &self.budgets, &options),
+        }
+    }
+
+    /// [`Pruner::prune`] for a call that names the kind of its output
+    /// (`kind`, lines mode plans by it) and the task it was made for (its
+    /// rare words raise lines in lines mode). Head/tail ignores both; with
+    /// neither it is [`Pruner::prune`].
+    pub fn prune_asked(&self, blocks: &[Block<'_>], kind: Option<Kind>, task: &Task) -> Option<Pruned> {
+        match self.strategy {
+            Strategy::HeadTail => head_tail::prune(blocks, &self.budgets),
+            Strategy::Lines(options) => {
+                let options = LineOptions { kind: kind.or(options.kind), ..options };
+                lines::prune_with_spans(blocks, &self.budgets, &options, &[], task)
+            }
         }
     }
 }

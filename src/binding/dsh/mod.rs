@@ -34,6 +34,8 @@ use crate::session::Seq;
 const TOOL_RESULT: &str = "tool/result";
 /// The `type` of a tool call event.
 pub(in crate::binding) const TOOL_CALL: &str = "tool/call";
+/// The `type` of the user's message on the surface.
+pub(in crate::binding) const USER_MESSAGE: &str = "user/message";
 /// The `type` of the model's own message on the surface.
 pub(in crate::binding) const ASSISTANT_MESSAGE: &str = "assistant/message";
 /// The `type` of the shadow-price event pruning appends before a replacement.

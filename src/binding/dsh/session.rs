@@ -110,6 +110,9 @@ pub struct JsPruneLog<'env> {
     /// Call id → `tool/call` event seq, read once when a call is looked up
     /// by id (see `binding::policy`).
     pub(in crate::binding) calls_by_id: Option<std::collections::HashMap<Vec<u16>, u32>>,
+    /// The task read so far (see `binding::policy`): the next event to
+    /// read, and the newest user message and model's message before it.
+    pub(in crate::binding) asked: (Seq, Option<Seq>, Option<Seq>),
 }
 
 /// The pieces of a `tool/result` event that its replacement rebuilds.
@@ -134,6 +137,7 @@ impl<'env> JsPruneLog<'env> {
             host,
             call_ids: Vec::new(),
             calls_by_id: None,
+            asked: (0, None, None),
         })
     }
 

@@ -32,8 +32,11 @@ use std::collections::BinaryHeap;
 
 use super::index::LineIndex;
 use super::keep::{KeepSet, grow_ends};
+use super::kind::Kind;
 use super::order::spread_positions;
 use super::rank::{self, Seen};
+use super::task::Matches;
+use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason};
 use crate::signals::diagnostics::Severity;
 use crate::signals::{Failure, LineSignal, Signals};
@@ -48,6 +51,9 @@ pub const END_SHARE: f64 = 0.25;
 /// the end's share when no CI runner's verdict does (a CI runner prints its
 /// cleanup after a job's verdict, which anchors the share wherever it is).
 const VERDICT_REACH: usize = 200;
+/// Most of the budget the task's lines take after the distinct failures,
+/// when the task's words are in the log.
+pub const TASK_SHARE: f64 = 0.3;
 /// Share of the budget held back for the first lines while failures are chosen.
 pub const START_SHARE: f64 = 0.08;
 /// Most of the budget weak failure words may take.
@@ -74,12 +80,18 @@ pub(crate) struct LogPlan<'p, 'i, 'a> {
     pub options: LineOptions,
     /// Lines the caller's spans touch, ascending.
     pub touched: &'p [usize],
+    /// Where the task's words are, if anywhere.
+    pub matches: Option<&'p Matches>,
+    /// Each text's kind.
+    pub kinds: &'p [Kind],
     /// Code points of the whole budget.
     pub budget: usize,
     /// Longest a line is kept whole.
     pub cap: usize,
     /// The configured head and tail, the ratio of the ends.
     pub head_tail: (u64, u64),
+    /// The task phase's steps, counted.
+    pub task_steps: usize,
 }
 
 impl LogPlan<'_, '_, '_> {
@@ -163,6 +175,8 @@ impl LogPlan<'_, '_, '_> {
                 self.keep.add(k, cap, Reason::Summary);
             }
         }
+        // The task's lines, up to their share, before the first finding of each rule.
+        self.keep_task_lines();
         // The first finding of each rule, the rarest first, with the lines
         // that say where it is; at most half of what is left for failures,
         // so a text of findings that each differ does not starve the rest.
@@ -171,6 +185,11 @@ impl LogPlan<'_, '_, '_> {
         // failures.
         let diagnostics = rank::rank_diagnostics(self.signals);
         let mut ranked = rank::rank_failures(self.signals, self.index);
+        // The task's failures first among the distinct ones (the
+        // diagnostics keep their order: the rarest rule first is evidence).
+        if let Some(matches) = self.matches {
+            matches.lead_with_matched(&mut ranked.distinct);
+        }
         let fails_of_its_own = ranked.distinct.iter().any(|&k| !self.get(k as usize).diagnostic());
         let left = failure_limit.saturating_sub(self.keep.cost());
         self.keep.set_limit(self.keep.cost() + left / 2);
@@ -205,6 +224,7 @@ impl LogPlan<'_, '_, '_> {
                 }
             }
         }
+
         // Other summaries, the closing ones first.
         for &(k, s) in &summaries {
             if seen.insert(s.template) {
@@ -308,6 +328,31 @@ impl LogPlan<'_, '_, '_> {
             self.keep.add(weak[i] as usize, cap, Reason::Weak);
         }
         self.keep.set_limit(self.budget);
+    }
+
+    /// The lines holding the task's words (see [`task_plan`](super::task_plan)),
+    /// up to [`TASK_SHARE`] of the budget: a failure with what explains
+    /// it, a diagnostic with where it is, another line as it is.
+    fn keep_task_lines(&mut self) {
+        let Some(matches) = self.matches else { return };
+        let limit = self.keep.cost() + self.share(TASK_SHARE);
+        let failure_limit = self.budget.saturating_sub(self.share(START_SHARE));
+        self.keep.set_limit(limit.min(failure_limit));
+        let (index, signals, kinds, options, cap) = (self.index, self.signals, self.kinds, self.options, self.cap);
+        self.task_steps = keep_task_lines(
+            &mut self.keep,
+            index,
+            matches,
+            kinds,
+            &options,
+            cap,
+            |_| 0,
+            |keep, k| {
+                let reason = if signals.get(k).failure == Failure::Strong { Reason::Failure } else { Reason::Task };
+                keep.add(k, cap, reason)
+            },
+        );
+        self.keep.set_limit(failure_limit);
     }
 
     /// Phase 3: the start, up to its share.

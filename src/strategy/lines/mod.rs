@@ -35,6 +35,8 @@ mod rank;
 mod readers;
 mod redraw;
 pub mod render;
+pub mod task;
+mod task_plan;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -50,6 +52,7 @@ pub use kind::Kind;
 use kind::Shape;
 pub use log_plan::{END_SHARE, START_SHARE, SUMMARY_SHARE, WEAK_SHARE};
 use render::render_blocks;
+pub use task::Task;
 
 /// A line longer than this share of the budget (but at least 256 code
 /// points) is cut when it is kept for its signal.
@@ -110,6 +113,8 @@ pub enum Reason {
     /// Part of the outline of a text that is not a log (a definition, a
     /// diff header, a file's first search hit, a shallow JSON key).
     Outline,
+    /// It holds the task's rare words, or places or opens a line that does.
+    Task,
 }
 
 impl Reason {
@@ -129,6 +134,7 @@ impl Reason {
             Reason::Context => "context",
             Reason::Fill => "fill",
             Reason::Outline => "outline",
+            Reason::Task => "task",
         }
     }
 }
@@ -138,21 +144,23 @@ impl Reason {
 /// the threshold) and smaller than before, and `recoverable` undoes every
 /// marker.
 pub fn prune(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOptions) -> Option<Pruned> {
-    prune_with_spans(blocks, budgets, options, &[])
+    prune_with_spans(blocks, budgets, options, &[], &Task::default())
 }
 
-/// [`prune`] with caller keep-spans: code-unit ranges over the text blocks
-/// taken together, in block order.
+/// [`prune`] with caller keep-spans (code-unit ranges over the text blocks
+/// taken together, in block order) and the task the text was asked for
+/// (an empty task changes nothing).
 pub fn prune_with_spans(
     blocks: &[Block<'_>],
     budgets: &Budgets,
     options: &LineOptions,
     spans: &[Range<usize>],
+    task: &Task,
 ) -> Option<Pruned> {
     if code_points_at_most(content::texts(blocks), budgets.threshold()) {
         return None;
     }
-    planned(blocks, budgets, options, spans).0
+    planned(blocks, budgets, options, spans, task).0
 }
 
 /// [`prune_with_spans`], and the kind of each text block as the plan took
@@ -162,13 +170,14 @@ pub fn plan_blocks(
     budgets: &Budgets,
     options: &LineOptions,
     spans: &[Range<usize>],
+    task: &Task,
 ) -> (Option<Pruned>, Vec<Kind>) {
     // A long text is over the threshold without counting; the line pass
     // counts it.
     if code_points_at_most(content::texts(blocks), budgets.threshold()) {
         return (None, kinds(blocks));
     }
-    planned(blocks, budgets, options, spans)
+    planned(blocks, budgets, options, spans, task)
 }
 
 /// The plan of text over the threshold, and its kinds.
@@ -177,10 +186,11 @@ fn planned(
     budgets: &Budgets,
     options: &LineOptions,
     spans: &[Range<usize>],
+    task: &Task,
 ) -> (Option<Pruned>, Vec<Kind>) {
     let fallback = || (head_tail::prune(blocks, &budgets.head_tail_within_keep()), kinds(blocks));
     let Some(index) = LineIndex::new(blocks) else { return fallback() };
-    let Some(plan) = plan::choose(&index, budgets, options, spans, false) else {
+    let Some(plan) = plan::choose(&index, budgets, options, spans, task, false) else {
         // Not even one marker per text fits: upstream's cut, which always does.
         return fallback();
     };
@@ -219,6 +229,8 @@ pub struct Explained {
     pub flood: bool,
     /// The kind of the text the line is in.
     pub kind: Kind,
+    /// The task's words of weight the line holds (bit `i`: the task's term `i`).
+    pub task_words: u32,
 }
 
 /// What lines mode reads in each line of `text` and what it does with it,
@@ -228,6 +240,7 @@ pub fn explain(
     text: &[u16],
     budgets: &Budgets,
     options: &LineOptions,
+    task: &Task,
     mut each: impl FnMut(&[u16], Explained),
 ) -> bool {
     let blocks = [Block::Text(text)];
@@ -235,7 +248,7 @@ pub fn explain(
         return false;
     }
     let Some(index) = LineIndex::new(&blocks) else { return false };
-    let Some(plan) = plan::choose(&index, budgets, options, &[], true) else { return false };
+    let Some(plan) = plan::choose(&index, budgets, options, &[], task, true) else { return false };
     let reasons = plan.reasons.as_deref().unwrap_or(&[]);
     let mut seen = HashSet::new();
     for k in 0..index.line_count() {
@@ -243,7 +256,8 @@ pub fn explain(
         let flood = signal.template != 0 && !seen.insert(signal.template);
         let kind = plan.kinds[index.text_of(k)];
         let reason = reasons.get(k).copied().flatten();
-        each(index.line(k), Explained { signal, fate: plan.kept.fate(k), reason, flood, kind });
+        let task_words = plan.matches.as_ref().map_or(0, |m| m.terms_on(k));
+        each(index.line(k), Explained { signal, fate: plan.kept.fate(k), reason, flood, kind, task_words });
     }
     true
 }

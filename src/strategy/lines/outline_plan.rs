@@ -12,10 +12,16 @@ use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
+use super::task::Matches;
+use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
 
 /// Share of the budget a listing's or JSON's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
+
+/// Most of the budget left after the ends the task's lines take, before
+/// the tiers.
+const TASK_SHARE: f64 = 0.6;
 
 /// Lines of each outline tier kept in order before the rest is spread.
 const OUTLINE_HEAD: usize = 4;
@@ -47,16 +53,21 @@ fn lead(kind: Kind, level: usize) -> Option<Lead> {
     }
 }
 
-/// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`.
-pub(crate) fn plan_outline(
-    index: &LineIndex<'_>,
-    keep: &mut KeepSet<'_, '_>,
+/// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`;
+/// where a task's words are found (`matches`), its lines come before the
+/// tiers, up to [`TASK_SHARE`] of what is left. Returns the steps of the
+/// outline and of the task's phase.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn plan_outline<'a>(
+    index: &LineIndex<'a>,
+    keep: &mut KeepSet<'_, 'a>,
     kinds: &[Kind],
     options: &LineOptions,
     touched: &[usize],
+    matches: Option<&Matches>,
     cap: usize,
     (head, tail): (u64, u64),
-) -> usize {
+) -> (usize, usize) {
     let n = index.line_count();
     // Minified JSON, one long line: its outline is a choice of spans of it,
     // given the text's share of the budget.
@@ -92,6 +103,32 @@ pub(crate) fn plan_outline(
             tiers
         })
         .collect();
+    let mut task_steps = 0;
+    if let Some(matches) = matches {
+        // Each line's tier, so a definition comes before its uses among lines of one score.
+        let mut tier_of = vec![u8::MAX; n];
+        for (t, text) in tiers.iter().enumerate() {
+            for (level, tier) in text.iter().enumerate() {
+                for &k in tier {
+                    let of = &mut tier_of[index.bounds[t].start + k as usize];
+                    *of = (*of).min(level.min(254) as u8);
+                }
+            }
+        }
+        let limit = keep.cost() + (keep.room() as f64 * TASK_SHARE) as usize;
+        keep.set_limit(limit);
+        task_steps = keep_task_lines(
+            keep,
+            index,
+            matches,
+            kinds,
+            options,
+            cap,
+            |k| usize::from(tier_of[k]),
+            |keep, k| keep.add(k, cap, Reason::Task),
+        );
+        keep.set_limit(usize::MAX);
+    }
     // Outline lines kept so far, by text: an identical one (a file header
     // in every commit of a `git log -p`) says nothing new.
     let mut seen: HashSet<&[u16]> = HashSet::new();
@@ -130,7 +167,7 @@ pub(crate) fn plan_outline(
     }
     let (head_w, tail_w) = (head.max(1), tail.max(1));
     grow_ends(keep, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
-    steps
+    (steps, task_steps)
 }
 
 /// Adds outline line `k` unless a line of the same text was added before.

@@ -8,6 +8,7 @@ use std::ops::Range;
 use super::index::LineIndex;
 use super::keep::{KeepSet, Kept};
 use super::kind::{self, Kind, Shape};
+use super::task::{Matches, Task};
 use super::{LONG_LINE_SHARE, LineOptions, Reason, log_plan, outline_plan};
 use crate::config::Budgets;
 use crate::signals::Signals;
@@ -20,6 +21,8 @@ pub(super) struct Plan {
     pub signals: Signals,
     /// Each text's kind.
     pub kinds: Vec<Kind>,
+    /// Where the task's words are, when it has any found in the text.
+    pub matches: Option<Matches>,
     /// What the plan cost, counted.
     #[cfg_attr(not(test), allow(dead_code))]
     pub cost: PlanCost,
@@ -35,6 +38,7 @@ pub(super) struct PlanCost {
     pub attempts: usize,
     pub outline: usize,
     pub spans: usize,
+    pub task: usize,
 }
 
 #[cfg(test)]
@@ -50,6 +54,7 @@ impl PlanCost {
             + self.attempts
             + self.outline
             + self.spans
+            + self.task
     }
 }
 
@@ -60,6 +65,7 @@ pub(super) fn choose(
     budgets: &Budgets,
     options: &LineOptions,
     spans: &[Range<usize>],
+    task: &Task,
     explain: bool,
 ) -> Option<Plan> {
     let budget = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
@@ -90,18 +96,35 @@ pub(super) fn choose(
         .collect();
     let touched = touched_lines(index, spans);
     let mut cost = PlanCost { spans: spans.len() + touched.len(), ..PlanCost::default() };
+    let matches = Matches::find(index, task);
+    cost.task = matches.as_ref().map_or(0, |m| m.steps);
     if kinds.iter().all(|&k| k != Kind::Log) {
-        cost.outline = outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, cap, head_tail);
+        let (outline, task) =
+            outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, matches.as_ref(), cap, head_tail);
+        cost.outline = outline;
+        cost.task += task;
     } else {
-        let mut plan =
-            log_plan::LogPlan { index, signals: &signals, keep, options, touched: &touched, budget, cap, head_tail };
+        let mut plan = log_plan::LogPlan {
+            index,
+            signals: &signals,
+            keep,
+            options,
+            touched: &touched,
+            matches: matches.as_ref(),
+            kinds: &kinds,
+            budget,
+            cap,
+            head_tail,
+            task_steps: 0,
+        };
         plan.plan();
+        cost.task += plan.task_steps;
         keep = plan.keep;
     }
     cost.attempts = keep.attempts;
     cost.scan = signals.cost;
     let (kept, reasons) = keep.finish();
-    Some(Plan { kept, reasons, signals, kinds, cost })
+    Some(Plan { kept, reasons, signals, kinds, matches, cost })
 }
 
 /// Global indices (ascending) of the lines touched by `spans` over the

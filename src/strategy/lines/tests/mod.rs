@@ -96,7 +96,7 @@ fn context_work_is_bounded_by_the_budget_not_by_context_lines() {
     let index = LineIndex::new(&blocks).unwrap();
     let wide = LineOptions { context: 1_000_000, edge: 2, kind: None };
     for budget in (4000..4200).step_by(7) {
-        let plan = super::plan::choose(&index, &budgets(budget), &wide, &[], false).unwrap();
+        let plan = super::plan::choose(&index, &budgets(budget), &wide, &[], &Default::default(), false).unwrap();
         assert!(
             plan.cost.attempts < 4 * index.line_count(),
             "{budget}: {} lines offered for {}",
@@ -205,7 +205,7 @@ fn context_lines_zero_keeps_no_context_lines() {
     for context in [0, 2] {
         let mut context_rows = 0;
         let options = LineOptions { context, edge: 2, ..LineOptions::default() };
-        assert!(explain(&text, &budgets(4096), &options, |_, r| context_rows +=
+        assert!(explain(&text, &budgets(4096), &options, &Task::default(), |_, r| context_rows +=
             usize::from(r.reason == Some(Reason::Context))));
         assert_eq!(context_rows == 0, context == 0, "contextLines {context}: {context_rows} context lines");
     }
@@ -371,7 +371,7 @@ proptest! {
         let mut kept_so_far = true;
         let mut gap_before_start = None;
         let mut k = 0;
-        explain(&text, &budgets(threshold), &LineOptions::default(), |_, r| {
+        explain(&text, &budgets(threshold), &LineOptions::default(), &Task::default(), |_, r| {
             if r.reason == Some(Reason::Start) && !kept_so_far && gap_before_start.is_none() {
                 gap_before_start = Some(k);
             }

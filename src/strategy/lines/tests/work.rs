@@ -20,7 +20,7 @@ fn work(text: &str, keep: u64, spans: &[Range<usize>]) -> usize {
     let t = utf16(text);
     let blocks = [Block::Text(&t)];
     let index = LineIndex::new(&blocks).unwrap();
-    choose(&index, &budgets(keep), &LineOptions::default(), spans, false).unwrap().cost.total()
+    choose(&index, &budgets(keep), &LineOptions::default(), spans, &Default::default(), false).unwrap().cost.total()
 }
 
 /// A word that no other line has: `i` spelled in letters.

@@ -1,0 +1,293 @@
+//! The task's words: what the user asked and the call that printed the
+//! text, read as search terms that raise a line's rank within a plan.
+//!
+//! A [`Task`] is the words of a request ("the 304 responses still carry a
+//! body") and of a call (`pytest -k test_parse_date`), split as code splits
+//! identifiers (`parseDate`, `parse_date`, `parse-date` and a path's
+//! segments each give their parts, and the whole word is a term too),
+//! lower-cased, with common English words and short fragments left out, at
+//! most [`MAX_TERMS`] of them. An empty task changes nothing: every plan is
+//! byte for byte what it is without one.
+//!
+//! [`Matches`] reads one output for the task's terms in one pass (a term
+//! matches where it starts a word or a `camelCase` part, so `date` is found
+//! in `parseDate` and `date_of` but not in `update`) and weighs each term by
+//! its rarity in that output, `ln(lines / lines holding it)`: a term on
+//! more than half the lines is worth nothing (`error` in a type checker's
+//! flood, the pattern of a `grep` in its own hits), a term on one line of
+//! thousands is worth the most. A line's score
+//! is the sum of the weights of the terms it holds.
+//!
+//! Cost: one pass over the text, a chunk at a time (the memory is one
+//! chunk and four bytes a line), plus a step per match.
+
+use aho_corasick::{AhoCorasickBuilder, MatchKind};
+
+use super::index::LineIndex;
+
+/// Most terms a task is read as (the first ones, in the order written).
+pub const MAX_TERMS: usize = 32;
+/// Shortest part of a word that is a term (a number: three digits, `304`).
+const MIN_TERM: usize = 3;
+/// A term on more than one line in this many weighs nothing.
+const COMMON: f64 = 2.0;
+/// Units narrowed and searched at a time.
+const CHUNK: usize = 1 << 16;
+
+/// Words that say what to do or how, not what to look for.
+const STOP_WORDS: &[&str] = &[
+    "about", "above", "after", "again", "all", "also", "and", "any", "are", "because", "been", "before", "being",
+    "below", "between", "both", "but", "can", "cannot", "code", "could", "did", "does", "doing", "done", "each",
+    "even", "every", "few", "file", "files", "find", "fix", "for", "from", "get", "gets", "give", "got", "had", "has",
+    "have", "having", "her", "here", "his", "how", "into", "issue", "its", "just", "know", "let", "like", "line",
+    "lines", "list", "look", "make", "many", "may", "might", "more", "most", "much", "must", "need", "needs", "not",
+    "now", "off", "once", "one", "only", "other", "our", "out", "output", "over", "please", "problem", "problems",
+    "same", "see", "seems", "should", "show", "some", "still", "such", "tell", "than", "that", "the", "their", "them",
+    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "too", "under", "until", "use",
+    "used", "very", "want", "wants", "was", "way", "were", "what", "when", "where", "which", "while", "who", "why",
+    "will", "with", "without", "work", "would", "yet", "you", "your",
+];
+
+/// The terms of a task, lower-cased ASCII; empty when there is no task.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Task {
+    terms: Vec<Vec<u8>>,
+}
+
+impl Task {
+    /// The terms of `texts` (the request, the call's arguments, …), in
+    /// order, each once.
+    pub fn new(texts: &[&[u16]]) -> Task {
+        Task::of(texts.iter().map(|t| words(t).collect()))
+    }
+
+    /// The terms of a request `task` and of the shell `command` that
+    /// printed the output: of the command, its arguments (a path, a
+    /// pattern, a test filter), not its program or its flags.
+    pub fn asked(task: &[u16], command: Option<&[u16]>) -> Task {
+        let args = command.map(|c| words_of_command(c).collect::<Vec<_>>()).unwrap_or_default();
+        Task::of([words(task).collect(), args].into_iter())
+    }
+
+    fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
+        let mut terms: Vec<Vec<u8>> = Vec::new();
+        for text in texts {
+            for word in text {
+                for term in terms_of(&word) {
+                    if terms.len() < MAX_TERMS && !terms.contains(&term) {
+                        terms.push(term);
+                    }
+                }
+            }
+        }
+        Task { terms }
+    }
+
+    /// Whether there is nothing to look for.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The terms, as searched for.
+    pub fn terms(&self) -> impl Iterator<Item = &str> {
+        // Terms are ASCII by construction.
+        self.terms.iter().map(|t| std::str::from_utf8(t).unwrap_or_default())
+    }
+}
+
+/// The words of a shell command's arguments: after its program (the
+/// first word), without its flags (words that start with `-`).
+fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    command
+        .split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .filter(|w| w.first() != Some(&u16::from(b'-')))
+        .flat_map(words)
+}
+
+/// The words of `text`: runs of ASCII letters, digits, `_`, `-`, `.`,
+/// `/` and `:`, without the punctuation that ends a sentence or opens a
+/// flag (`-k`, `--task`, `./`).
+fn words(text: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    let is_word = |u: u16| {
+        u < 0x80 && (u as u8).is_ascii_alphanumeric() || [b'_', b'-', b'.', b'/', b':'].map(u16::from).contains(&u)
+    };
+    text.split(move |&u| !is_word(u)).filter_map(|w| {
+        let w: Vec<u8> = w.iter().map(|&u| u as u8).collect();
+        let trim = |b: &u8| matches!(b, b'-' | b'.' | b'/' | b':');
+        let start = w.iter().position(|b| !trim(b))?;
+        let end = w.iter().rposition(|b| !trim(b))? + 1;
+        Some(w[start..end].to_vec())
+    })
+}
+
+/// The terms of one word: its parts (split at `_ - . / :` and where a
+/// lower-case letter meets an upper-case one), each stemmed, and the whole
+/// word when it has more than one part.
+fn terms_of(word: &[u8]) -> Vec<Vec<u8>> {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    let mut part: Vec<u8> = Vec::new();
+    for (i, &b) in word.iter().enumerate() {
+        let camel = i > 0 && word[i - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
+        if !b.is_ascii_alphanumeric() || camel {
+            parts.push(std::mem::take(&mut part));
+        }
+        if b.is_ascii_alphanumeric() {
+            part.push(b.to_ascii_lowercase());
+        }
+    }
+    parts.push(part);
+    let parts: Vec<Vec<u8>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    if parts.len() > 1 {
+        out.push(word.to_ascii_lowercase());
+    }
+    for p in &parts {
+        let numeric = p.iter().all(u8::is_ascii_digit);
+        let stop = STOP_WORDS.binary_search(&std::str::from_utf8(p).unwrap_or_default()).is_ok();
+        if p.len() >= MIN_TERM && !stop && (numeric || p.iter().any(u8::is_ascii_alphabetic)) {
+            out.push(stem(p));
+        }
+    }
+    out
+}
+
+/// `word` without an English plural's or tense's ending, so that the stem
+/// is found in each form (`responses` → `response`, `classes` → `class`,
+/// `stripped` → `strip`, `parsing` → `pars`).
+fn stem(word: &[u8]) -> Vec<u8> {
+    let n = word.len();
+    let ends = |s: &[u8]| word.ends_with(s);
+    let cut = if n >= 6 && ends(b"ing") {
+        3
+    } else if n >= 5 && (ends(b"ed") || ends(b"ches") || ends(b"shes") || ends(b"sses") || ends(b"xes")) {
+        2
+    } else if n >= 4 && ends(b"s") && !ends(b"ss") && !ends(b"us") && !ends(b"is") {
+        1
+    } else {
+        0
+    };
+    let mut stem = word[..n - cut].to_vec();
+    // `stripped` → `stripp` → `strip`.
+    if cut >= 2 && stem.len() >= 4 && stem[stem.len() - 1] == stem[stem.len() - 2] && stem[stem.len() - 1] != b's' {
+        stem.pop();
+    }
+    stem
+}
+
+/// Where a task's terms are in one output: a bit per term for each line,
+/// and each term's weight.
+pub(crate) struct Matches {
+    /// Bit `i` of line `k`: term `i` is on line `k`.
+    masks: Vec<u32>,
+    /// Each term's weight in this output.
+    weights: Vec<f64>,
+    /// The lines holding a term of non-zero weight, ascending.
+    lines: Vec<u32>,
+    /// Matches read: the work, counted.
+    pub(crate) steps: usize,
+}
+
+impl Matches {
+    /// The task's terms in `index`'s texts; `None` when the task is empty
+    /// or no term of any weight is found.
+    pub(crate) fn find(index: &LineIndex<'_>, task: &Task) -> Option<Matches> {
+        if task.is_empty() {
+            return None;
+        }
+        let searcher = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&task.terms).ok()?;
+        let longest = task.terms.iter().map(Vec::len).max().unwrap_or(1);
+        let n = index.line_count();
+        let mut masks = vec![0u32; n];
+        let mut lines_with = vec![0usize; task.terms.len()];
+        let mut steps = 0;
+        let mut narrowed = Vec::with_capacity(CHUNK + longest);
+        for (t, (_, text)) in index.texts.iter().enumerate() {
+            let lines = index.lines_of(t);
+            let base = index.bounds[t].start;
+            let mut from = 0;
+            while from < text.len() {
+                let to = (from + CHUNK).min(text.len());
+                // Reads past the chunk by a term's length, for the matches that start in it.
+                let read = &text[from..(to + longest - 1).min(text.len())];
+                narrowed.clear();
+                narrowed.extend(read.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }));
+                for m in searcher.find_overlapping_iter(&narrowed[..]) {
+                    steps += 1;
+                    let at = from + m.start();
+                    if at >= to || !starts_word(text, at) {
+                        continue;
+                    }
+                    let k = base + lines.line_at(at);
+                    let bit = 1u32 << m.pattern().as_usize();
+                    if masks[k] & bit == 0 {
+                        masks[k] |= bit;
+                        lines_with[m.pattern().as_usize()] += 1;
+                    }
+                }
+                from = to;
+            }
+        }
+        let weights: Vec<f64> = lines_with
+            .iter()
+            .map(|&c| if c == 0 { 0.0 } else { ((n as f64 / c as f64) / COMMON).ln().max(0.0) })
+            .collect();
+        let weighty: u32 = weights.iter().enumerate().filter(|&(_, &w)| w > 0.0).fold(0, |m, (i, _)| m | 1 << i);
+        let lines: Vec<u32> = (0..n).filter(|&k| masks[k] & weighty != 0).map(|k| k as u32).collect();
+        (!lines.is_empty()).then_some(Matches { masks, weights, lines, steps })
+    }
+
+    /// Line `k`'s score: the weights of the terms on it.
+    pub(crate) fn score(&self, k: usize) -> f64 {
+        let mut mask = self.masks[k];
+        let mut score = 0.0;
+        while mask != 0 {
+            score += self.weights[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        score
+    }
+
+    /// The terms of weight on line `k` (bit `i`: term `i`).
+    pub(crate) fn terms_on(&self, k: usize) -> u32 {
+        let mask = self.masks[k];
+        (0..self.weights.len()).filter(|&i| mask & 1 << i != 0 && self.weights[i] > 0.0).fold(0, |m, i| m | 1 << i)
+    }
+
+    /// Reorders `lines` so that those holding a term of weight come first,
+    /// the highest score first (the earlier first among equal scores), the
+    /// others after them in the order they had.
+    pub(crate) fn lead_with_matched(&self, lines: &mut Vec<u32>) {
+        let (mut matched, rest): (Vec<u32>, Vec<u32>) =
+            lines.iter().partition(|&&k| self.lines.binary_search(&k).is_ok());
+        matched.sort_by(|&a, &b| self.score(b as usize).total_cmp(&self.score(a as usize)));
+        *lines = matched.into_iter().chain(rest).collect();
+    }
+
+    /// The lines holding a term of weight, the highest score first (the
+    /// earlier first among equal scores, or the lower `tier`).
+    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize) -> Vec<usize> {
+        let mut ranked: Vec<(f64, usize, usize)> =
+            self.lines.iter().map(|&k| (self.score(k as usize), tier(k as usize), k as usize)).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        ranked.into_iter().map(|(_, _, k)| k).collect()
+    }
+}
+
+/// Whether a term found at unit `at` of `text` starts a word there: the
+/// unit before is no letter or digit, or a lower-case letter before an
+/// upper-case one (`parse|Date`), or a letter before a digit (`TS|2552`).
+fn starts_word(text: &[u16], at: usize) -> bool {
+    let Some(&before) = at.checked_sub(1).and_then(|b| text.get(b)) else { return true };
+    let ascii = |u: u16| (u < 0x80).then_some(u as u8);
+    match (ascii(before), ascii(text[at])) {
+        (Some(b), Some(u)) if b.is_ascii_alphanumeric() => {
+            (b.is_ascii_lowercase() && u.is_ascii_uppercase()) || (b.is_ascii_alphabetic() && u.is_ascii_digit())
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+use super::*;
+use crate::content::Block;
+use crate::text::utf16;
+
+fn task(text: &str) -> Task {
+    Task::new(&[&utf16(text)])
+}
+
+fn terms(text: &str) -> Vec<String> {
+    task(text).terms().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_stop_words_are_sorted_for_their_search() {
+    assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "STOP_WORDS must be sorted and unique");
+}
+
+#[test]
+fn identifiers_split_as_code_splits_them_and_stay_whole_too() {
+    assert_eq!(terms("parseDate"), ["parsedate", "parse", "date"]);
+    assert_eq!(terms("parse_date"), ["parse_date", "parse", "date"]);
+    assert_eq!(terms("parse-date"), ["parse-date", "parse", "date"]);
+    assert_eq!(terms("src/router.ts"), ["src/router.ts", "src", "router"]);
+}
+
+#[test]
+fn a_request_keeps_its_words_of_substance_stemmed() {
+    // "the", "still", "find", "where", "it" say how, not what; "a" is too short.
+    assert_eq!(
+        terms("the 304 responses still carry a body; find where express strips it"),
+        ["304", "response", "carry", "body", "express", "strip"]
+    );
+    assert_eq!(terms("classes matches stripped parsing"), ["class", "match", "strip", "pars"]);
+}
+
+#[test]
+fn flags_and_short_fragments_are_no_terms() {
+    assert_eq!(terms("pytest -k test_parse_date -x"), ["pytest", "test_parse_date", "test", "parse", "date"]);
+    assert!(task("-x -k a b 12").is_empty());
+    assert!(Task::new(&[]).is_empty());
+}
+
+#[test]
+fn a_task_holds_at_most_its_first_terms() {
+    let many: String = (0..100).map(|i| format!("word{i} ")).collect();
+    let t = task(&many);
+    assert_eq!(t.terms().count(), MAX_TERMS);
+    assert_eq!(t.terms().next(), Some("word0"));
+}
+
+#[test]
+fn lone_surrogates_and_other_scripts_are_read_around() {
+    let mut text = utf16("fix parseDate ");
+    text.push(0xD800);
+    text.extend(utf16("für größe"));
+    let t = Task::new(&[&text]);
+    assert!(t.terms().any(|w| w == "parse"));
+    // Words are ASCII: the non-ASCII letters split "für" and "größe" into fragments too short to count.
+    assert!(t.terms().all(|w| w.is_ascii()));
+}
+
+/// Each line's score and the lines ranked, when any term of weight is found.
+type Found = Option<(Vec<f64>, Vec<usize>)>;
+
+fn matches(text: &str, task_text: &str) -> (Vec<u16>, Found) {
+    let units = utf16(text);
+    let blocks = [Block::Text(&units)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let found = Matches::find(&index, &task(task_text))
+        .map(|m| ((0..index.line_count()).map(|k| m.score(k)).collect(), m.ranked(|_| 0)));
+    (units, found)
+}
+
+#[test]
+fn a_term_counts_where_it_starts_a_word_or_a_camel_case_part() {
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("line {i} of nothing\n"));
+    }
+    text.push_str("let d = parseDate(x)\n"); // 40
+    text.push_str("update the record\n"); // 41: `date` inside `update` is no match
+    text.push_str("date_of(birth)\n"); // 42
+    let (_, found) = matches(&text, "date");
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[40] > 0.0 && scores[42] > 0.0);
+    assert_eq!(scores[41], 0.0);
+    assert_eq!(ranked, [40, 42]);
+}
+
+#[test]
+fn a_common_term_weighs_nothing_and_a_rare_one_most() {
+    // `error` on every fourth line is common; `ENOENT` on one line is rare.
+    let mut text = String::new();
+    for i in 0..200 {
+        if i % 4 == 0 {
+            text.push_str(&format!("error: step {i} failed\n"));
+        } else {
+            text.push_str(&format!("ok {i}\n"));
+        }
+    }
+    text.push_str("error: ENOENT: no such file, open 'config.json'\n");
+    let (_, found) = matches(&text, "the error ENOENT on config");
+    let (scores, ranked) = found.unwrap();
+    assert_eq!(scores[0], 0.0, "a term on a line in four weighs nothing");
+    assert_eq!(ranked, [200]);
+    // Nothing of weight found: no matches at all, so the plan is the plain one.
+    let (_, none) = matches(&text, "error");
+    assert!(none.is_none());
+}
+
+#[test]
+fn a_match_across_the_chunk_edge_is_found_once() {
+    // A line long enough that the term straddles the end of the first chunk.
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(&format!("filler {i}\n"));
+    }
+    let pad = CHUNK - text.len() - 3;
+    text.push_str(&" ".repeat(pad));
+    text.push_str("needle here\n");
+    for i in 0..20 {
+        text.push_str(&format!("more {i}\n"));
+    }
+    let (units, found) = matches(&text, "needle");
+    let (scores, ranked) = found.unwrap();
+    assert_eq!(ranked, [20]);
+    assert!(scores[20] > 0.0);
+    assert!(units.len() > CHUNK);
+}
+
+#[test]
+fn matching_is_linear_in_the_text_and_its_matches() {
+    // Every line holds the term: one step per match, whatever the task's length.
+    let text: String = (0..5000).map(|i| format!("parse {i}\n")).collect();
+    let units = utf16(&text);
+    let blocks = [Block::Text(&units)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let long_task: String = (0..2000).map(|i| format!("parse word{i} ")).collect();
+    let t = task(&long_task);
+    // Every line holds `parse`: common, no weight, so no matches of weight.
+    assert!(Matches::find(&index, &t).is_none());
+    let rare = task("parse 4999");
+    let m = Matches::find(&index, &rare).unwrap();
+    assert!(m.steps <= 5000 * 2, "steps {}", m.steps);
+}

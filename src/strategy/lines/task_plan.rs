@@ -1,0 +1,145 @@
+//! The task's phase of a plan: the lines that hold the task's rare words,
+//! the highest score first, each with what places it (the lines it sits
+//! under) and what it opens (the block indented under it, a commit's
+//! subject), up to the share of the budget the planner gives it.
+//!
+//! Work: the matched lines, each read once, plus a bounded walk around
+//! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
+//! so at most a constant per line added.
+
+use super::index::LineIndex;
+use super::keep::KeepSet;
+use super::kind::Kind;
+use super::task::Matches;
+use super::{LineOptions, Reason};
+use crate::text::is_space;
+
+/// Lines walked up from a matched line for the lines it sits under.
+const PARENT_REACH: usize = 256;
+/// Levels of lines it sits under kept (a method's class, a key's parents).
+const PARENTS: usize = 3;
+/// Lines of the block indented under a matched line kept with it (a
+/// definition's body, a key's value).
+const BODY_LINES: usize = 40;
+
+/// Keeps `matches`' lines into `keep` while its size is under `limit`,
+/// the highest score first; `keep_line` keeps the line itself (a planner
+/// keeps a failure with its causes) and says whether it is kept. `tier`
+/// orders lines of equal score (a definition before its uses). Returns the
+/// lines read, the work.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn keep_task_lines<'a>(
+    keep: &mut KeepSet<'_, 'a>,
+    index: &LineIndex<'a>,
+    matches: &Matches,
+    kinds: &[Kind],
+    options: &LineOptions,
+    cap: usize,
+    tier: impl Fn(usize) -> usize,
+    mut keep_line: impl FnMut(&mut KeepSet<'_, 'a>, usize) -> bool,
+) -> usize {
+    let mut steps = 0;
+    for k in matches.ranked(tier) {
+        if keep.full() {
+            break;
+        }
+        steps += 1;
+        if !keep.is_kept(k) && !keep_line(keep, k) {
+            continue;
+        }
+        let t = index.text_of(k);
+        let text = index.bounds[t].clone();
+        let kind = kinds[t];
+        for p in parents(index, k, text.start, kind, &mut steps) {
+            keep.add(p, cap, Reason::Task);
+        }
+        let indent = indent_of(index.line(k));
+        let mut body = 0;
+        for j in k + 1..text.end {
+            steps += 1;
+            let line = index.line(j);
+            if blank(line) {
+                continue;
+            }
+            if indent_of(line) <= indent || body >= BODY_LINES || keep.full() {
+                break;
+            }
+            body += 1;
+            keep.add(j, cap, Reason::Task);
+        }
+        // A log's line says more with its neighbours (a test's output under its name).
+        if kind == Kind::Log {
+            for j in k.saturating_sub(options.context.min(1)).max(text.start)..(k + 2).min(text.end) {
+                keep.add(j, cap, Reason::Context);
+            }
+        }
+    }
+    steps
+}
+
+/// The lines `k` sits under, nearest first: each less indented line
+/// above, up to [`PARENTS`] of them; in a listing the `dir:` header above
+/// (`ls -R`); in a diff or commit log, the commit above and its subject.
+fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mut usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut indent = indent_of(index.line(k));
+    let floor = k.saturating_sub(PARENT_REACH).max(start);
+    let mut header_found = false;
+    for j in (floor..k).rev() {
+        *steps += 1;
+        let line = index.line(j);
+        if blank(line) {
+            continue;
+        }
+        let i = indent_of(line);
+        if i < indent && out.len() < PARENTS {
+            out.push(j);
+            indent = i;
+        }
+        let ends_with_colon = trimmed(line).last() == Some(&u16::from(b':'));
+        let header = match kind {
+            Kind::Listing => ends_with_colon,
+            Kind::Diff => opens_commit(line),
+            _ => false,
+        };
+        if header {
+            if !out.contains(&j) {
+                out.push(j);
+            }
+            // A commit's subject: its first message line.
+            if kind == Kind::Diff {
+                let subject = (j + 1..k).take(6).find(|&s| indent_of(index.line(s)) >= 4 && !blank(index.line(s)));
+                out.extend(subject);
+            }
+            header_found = true;
+        }
+        if header_found || (indent == 0 && kind != Kind::Listing && kind != Kind::Diff) {
+            break;
+        }
+    }
+    out
+}
+
+/// Leading spaces and tabs of `line`.
+fn indent_of(line: &[u16]) -> usize {
+    line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
+}
+
+/// Whether `line` holds only white space.
+fn blank(line: &[u16]) -> bool {
+    line.iter().all(|&u| is_space(u))
+}
+
+/// `line` without its ending and trailing white space.
+fn trimmed(line: &[u16]) -> &[u16] {
+    let end = line.iter().rposition(|&u| !is_space(u)).map_or(0, |e| e + 1);
+    &line[..end]
+}
+
+/// Whether `line` is a `commit <hash>` header.
+fn opens_commit(line: &[u16]) -> bool {
+    const COMMIT: &[u8] = b"commit ";
+    line.len() > COMMIT.len() + 7
+        && line.iter().zip(COMMIT).all(|(&u, &b)| u == u16::from(b))
+        && line[COMMIT.len()..COMMIT.len() + 7].iter().all(|&u| u < 0x80 && (u as u8).is_ascii_hexdigit())
+}
