@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use serde_json::Value;
+use tool_result_pruner::command_kind::kind_of_command;
 use tool_result_pruner::config::Budgets;
 use tool_result_pruner::content::{Block, render_texts};
-use tool_result_pruner::command_kind::kind_of_command;
 use tool_result_pruner::strategy::lines::{LineOptions, Task};
 use tool_result_pruner::strategy::{Pruner, Strategy};
 
@@ -73,9 +73,10 @@ fn cases(corpus: &str) -> Vec<Case> {
                 })
                 .collect();
             let about = dir.join(&name).join("case.json");
-            let asked = about.is_file().then(|| json(&about)).and_then(|c| {
-                Some((c["command"].as_str()?.to_owned(), c["task"].as_str()?.to_owned()))
-            });
+            let asked = about
+                .is_file()
+                .then(|| json(&about))
+                .and_then(|c| Some((c["command"].as_str()?.to_owned(), c["task"].as_str()?.to_owned())));
             Case { text, critical, asked }
         })
         .collect()

@@ -53,7 +53,7 @@ pub const END_SHARE: f64 = 0.25;
 const VERDICT_REACH: usize = 200;
 /// Most of the budget the task's lines take after the distinct failures,
 /// when the task's words are in the log.
-pub const TASK_SHARE: f64 = 0.3;
+pub const TASK_SHARE: f64 = 0.4;
 /// Share of the budget held back for the first lines while failures are chosen.
 pub const START_SHARE: f64 = 0.08;
 /// Most of the budget weak failure words may take.
@@ -338,13 +338,12 @@ impl LogPlan<'_, '_, '_> {
         let limit = self.keep.cost() + self.share(TASK_SHARE);
         let failure_limit = self.budget.saturating_sub(self.share(START_SHARE));
         self.keep.set_limit(limit.min(failure_limit));
-        let (index, signals, kinds, options, cap) = (self.index, self.signals, self.kinds, self.options, self.cap);
+        let (index, signals, kinds, cap) = (self.index, self.signals, self.kinds, self.cap);
         self.task_steps = keep_task_lines(
             &mut self.keep,
             index,
             matches,
             kinds,
-            &options,
             cap,
             |_| 0,
             |keep, k| {

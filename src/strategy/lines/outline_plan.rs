@@ -122,7 +122,6 @@ pub(crate) fn plan_outline<'a>(
             index,
             matches,
             kinds,
-            options,
             cap,
             |k| usize::from(tier_of[k]),
             |keep, k| keep.add(k, cap, Reason::Task),

@@ -7,11 +7,11 @@
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
 //! so at most a constant per line added.
 
+use super::Reason;
 use super::index::LineIndex;
 use super::keep::KeepSet;
 use super::kind::Kind;
 use super::task::Matches;
-use super::{LineOptions, Reason};
 use crate::text::is_space;
 
 /// Lines walked up from a matched line for the lines it sits under.
@@ -27,13 +27,11 @@ const BODY_LINES: usize = 40;
 /// keeps a failure with its causes) and says whether it is kept. `tier`
 /// orders lines of equal score (a definition before its uses). Returns the
 /// lines read, the work.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn keep_task_lines<'a>(
     keep: &mut KeepSet<'_, 'a>,
     index: &LineIndex<'a>,
     matches: &Matches,
     kinds: &[Kind],
-    options: &LineOptions,
     cap: usize,
     tier: impl Fn(usize) -> usize,
     mut keep_line: impl FnMut(&mut KeepSet<'_, 'a>, usize) -> bool,
@@ -53,6 +51,16 @@ pub(super) fn keep_task_lines<'a>(
         for p in parents(index, k, text.start, kind, &mut steps) {
             keep.add(p, cap, Reason::Task);
         }
+        // A search hit's neighbours in the same file (the lines around it
+        // in the source, when the pattern hit them too).
+        if kind == Kind::Search {
+            let file = file_of(index.line(k));
+            for j in [k + 1, k.wrapping_sub(1)] {
+                if text.contains(&j) && !file.is_empty() && file_of(index.line(j)) == file {
+                    keep.add(j, cap, Reason::Task);
+                }
+            }
+        }
         let indent = indent_of(index.line(k));
         let mut body = 0;
         for j in k + 1..text.end {
@@ -66,12 +74,6 @@ pub(super) fn keep_task_lines<'a>(
             }
             body += 1;
             keep.add(j, cap, Reason::Task);
-        }
-        // A log's line says more with its neighbours (a test's output under its name).
-        if kind == Kind::Log {
-            for j in k.saturating_sub(options.context.min(1)).max(text.start)..(k + 2).min(text.end) {
-                keep.add(j, cap, Reason::Context);
-            }
         }
     }
     steps
@@ -142,4 +144,10 @@ fn opens_commit(line: &[u16]) -> bool {
     line.len() > COMMIT.len() + 7
         && line.iter().zip(COMMIT).all(|(&u, &b)| u == u16::from(b))
         && line[COMMIT.len()..COMMIT.len() + 7].iter().all(|&u| u < 0x80 && (u as u8).is_ascii_hexdigit())
+}
+
+/// The path a search hit starts with: up to its first `:` (or the `-` of a
+/// context line's `path-12-`); empty when there is none.
+fn file_of(line: &[u16]) -> &[u16] {
+    line.iter().position(|&u| u == u16::from(b':')).map_or(&[], |at| &line[..at])
 }
