@@ -271,6 +271,13 @@ export interface PrunedEntry {
   readonly kinds?: Array<TextKind>
   /** Lines mode: the call that named the kind (``bash `git diff` ``), or `'sample'`. */
   readonly kindFrom?: string
+  /**
+   * Lines mode: the words read from the task the session gave the
+   * result (the newest request, the model's words before the call, the
+   * call's arguments), which raised the lines holding them; absent when
+   * the session gave none.
+   */
+  taskWords?: Array<string>
 }
 
 /**

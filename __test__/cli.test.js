@@ -343,3 +343,28 @@ test('the README\'s main job: `npm run demo` prunes the example log within budge
   assert.ok(readme.includes(stats), 'the README quotes the demo\'s savings line')
   assert.ok(readme.includes('npm ci && npm run demo'))
 })
+
+test('--task ranks the lines holding its rare words first; --explain names them, --json lists taskWords', () => {
+  // 600 helpers and the one the task names, in the middle, where no blind cut reaches.
+  const source = Array.from({ length: 600 }, (_, i) =>
+    i === 300 ? '    fn parse_date_iso(s: &str) -> Day { day_of(s, 10) }\n' : `    fn helper_${i}(x: u32) -> u32 { x + ${i} }\n`,
+  ).join('')
+  const args = ['--strategy', 'lines', '--command', 'cat src/calendar.rs']
+  const task = ['--task', 'parse_date_iso returns the day before']
+  const blind = cli([...args, '-'], source)
+  const asked = cli([...args, ...task, '-'], source)
+  assert.equal(asked.status, 0, asked.stderr)
+  assert.doesNotMatch(blind.stdout, /parse_date_iso/)
+  assert.match(asked.stdout, /^ {4}fn parse_date_iso\(s: &str\) -> Day \{ day_of\(s, 10\) \}$/m)
+  // The task changes which lines are kept, not how much: both within the same budget.
+  assert.ok(asked.stdout.length <= blind.stdout.length + 200)
+  const plan = JSON.parse(cli([...args, ...task, '--json', '-'], source).stdout)
+  assert.equal(plan.content, asked.stdout)
+  assert.deepEqual(plan.taskWords, ['parse_date_iso', 'parse', 'date', 'iso', 'return', 'day', 'src/calendar.rs', 'src', 'calendar'])
+  const explained = cli([...args, ...task, '--explain', '-'], source).stdout
+  assert.match(explained, /^ *301 {2}keep {2}task .*task: parse_date_iso parse date iso day {2}\s*fn parse_date_iso/m)
+  // No --task: no taskWords, and the plan is the task-blind one.
+  assert.equal(JSON.parse(cli([...args, '--json', '-'], source).stdout).taskWords, undefined)
+  const bad = cli([...args, '--task'], source)
+  assert.equal(bad.status, 2)
+})

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
-import { Ours, Session, Upstream, comparable, pruner, sessionWith } from './support/dsh.js'
+import { Ours, Session, Upstream, appendTurn, comparable, pruner, sessionWith } from './support/dsh.js'
 import { resolveConfig } from '../lib/index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -295,6 +295,29 @@ describe('the command names the kind, on a real Session', () => {
     // The kind changes the plan: the code outline, not the failure rules.
     const [code, log] = report.pruned.map((e) => session.events[e.replacementSeq].data.message.content[0].content[0].text)
     assert.notEqual(code, log)
+  })
+
+  test('the task is read from the session: the request raises the lines holding its rare words', async () => {
+    const p = await pruner(Ours, { strategy: 'lines' })
+    // 600 helpers and, among them, the one the request names.
+    const source = Array.from({ length: 600 }, (_, i) =>
+      i === 300 ? '    fn parse_date_iso(s: &str) -> Day { day_of(s, 10) }\n' : `    fn helper_${i}(x: u32) -> u32 { x + ${i} }\n`,
+    ).join('')
+    const run = (prompt) => {
+      const session = Session.create('task')
+      appendTurn(session, 1, [[{ content: text(source), args: '{"command":"cat src/calendar.rs"}' }]], { prompt })
+      const [entry] = p.pruneSession(session).pruned
+      return [entry, session.events[entry.replacementSeq].data.message.content[0].content[0].text]
+    }
+    const [asked, withTask] = run('parse_date_iso returns the day before for dates after noon')
+    const [blind, withoutTask] = run('turn 1')
+    // The request's words, then the command's arguments (not its program).
+    assert.deepEqual(asked.taskWords.slice(0, 4), ['parse_date_iso', 'parse', 'date', 'iso'])
+    assert.ok(asked.taskWords.includes('calendar') && !asked.taskWords.includes('cat'), asked.taskWords.join(' '))
+    assert.match(withTask, /fn parse_date_iso/)
+    // Words the text does not hold change nothing of the plan.
+    assert.deepEqual(blind.taskWords, ['turn', 'src/calendar.rs', 'src', 'calendar'])
+    assert.doesNotMatch(withoutTask, /fn parse_date_iso/)
   })
 
   test('planLines takes the command and says what decided', async () => {

@@ -28,7 +28,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::command_kind::{CallKind, kind_of_call};
+use crate::command_kind::{CallKind, json_string_field, kind_of_call};
 use crate::content::{Pruned, measure};
 use crate::session::{BlockList, PruneLog, Seq};
 use crate::strategy::lines::{self, Kind};
@@ -129,6 +129,10 @@ pub struct PolicyEntry {
     /// Lines mode: each text block's kind as planned, and the command that
     /// named it (`None`: the sample decided). `None` for head/tail.
     pub kinds: Option<(Vec<Kind>, Option<CallKind>)>,
+    /// Lines mode: the words read from the task the session gave the result
+    /// (its request, the model's words, the call), as searched for; empty
+    /// when the session gave none.
+    pub task_words: Vec<String>,
 }
 
 /// The outcome of a policy pass.
@@ -233,6 +237,7 @@ struct Planned<C> {
     chars_before: u64,
     tokens: (u64, u64),
     kinds: Option<(Vec<Kind>, Option<CallKind>)>,
+    task_words: Vec<String>,
     /// Its call (tool and arguments) and its place among the candidates,
     /// to tell a run a later one of the same call superseded.
     call: (Option<CallKey>, usize),
@@ -276,6 +281,7 @@ pub fn prune_session_with_policy<L: CallLog>(
         }
         let Rule::Prune(pruner) = policy.rule(call.as_ref().map(|c| c.tool.as_slice())) else { continue };
         let blocks = content.blocks();
+        let mut task_words = Vec::new();
         let (pruned, kinds) = match pruner.strategy {
             Strategy::HeadTail => (pruner.prune(&blocks), None),
             Strategy::Lines(mut options) => {
@@ -289,9 +295,17 @@ pub fn prune_session_with_policy<L: CallLog>(
                 let over =
                     !crate::text::code_points_at_most(crate::content::texts(&blocks), pruner.budgets.threshold());
                 let asked = if over { log.task(seq)?.unwrap_or_default() } else { Vec::new() };
-                let texts: Vec<&[u16]> =
-                    asked.iter().map(Vec::as_slice).chain(call.as_ref().map(|c| c.args.as_slice())).collect();
-                let task = if asked.is_empty() { lines::Task::default() } else { lines::Task::new(&texts) };
+                let task = if asked.is_empty() {
+                    lines::Task::default()
+                } else {
+                    let texts: Vec<&[u16]> = asked.iter().map(Vec::as_slice).collect();
+                    let args = call.as_ref().map(|c| c.args.as_slice());
+                    let command = args
+                        .and_then(|a| json_string_field(&String::from_utf16(a).ok()?, "command"))
+                        .map(|c| c.encode_utf16().collect::<Vec<u16>>());
+                    lines::Task::of_call(&texts, command.as_deref(), args.filter(|_| command.is_none()))
+                };
+                task_words = task.terms().map(str::to_owned).collect();
                 let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice(), &task);
                 (pruned, Some((kinds, named)))
             }
@@ -301,7 +315,7 @@ pub fn prune_session_with_policy<L: CallLog>(
         drop(blocks);
         let tokens = (log.price(&content, None)?, log.price(&content, Some(&pruned))?);
         read_planned += usize::from(i < unread_from);
-        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds, call: (key, i) });
+        planned.push(Planned { seq, content, pruned, chars_before, tokens, kinds, task_words, call: (key, i) });
     }
     let prices: Vec<(u64, u64)> = planned.iter().map(|p| p.tokens).collect();
     let superseded: Vec<bool> = planned
@@ -326,6 +340,7 @@ pub fn prune_session_with_policy<L: CallLog>(
             tokens_after: p.tokens.1,
             recoverable: p.pruned.recovered(&p.content.blocks()),
             kinds: p.kinds,
+            task_words: p.task_words,
         });
     }
     Ok(report)

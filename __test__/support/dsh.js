@@ -21,13 +21,14 @@ export async function pruner(Pruner, config) {
 /**
  * Appends one closed turn to `session`: a user prompt, then per step an
  * assistant message calling tools and one `tool/result` per call with the
- * given content blocks (and optional extra data fields).
+ * given content blocks (and optional extra data fields); the prompt is
+ * `turn N` unless `prompt` is given.
  * @param steps - array of steps; a step is an array of `{ content, isError?, extra?, tool?, args? }`
  *   (`tool` and `args`, the call's name and raw JSON arguments, default to `bash` and `{"k":K}`).
  */
-export function appendTurn(session, turn, steps, { close = true } = {}) {
+export function appendTurn(session, turn, steps, { close = true, prompt = `turn ${turn}` } = {}) {
   session.append('turn/start', { turn })
-  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: `turn ${turn}` }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: prompt }], source: { kind: 'user' } }), { surfaceOp: 'append' })
   steps.forEach((results, i) => {
     const step = i + 1
     session.append('step/start', { turn, step })

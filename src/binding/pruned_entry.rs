@@ -45,6 +45,11 @@ pub struct PrunedEntry<'env> {
     /// Lines mode: the call that named the kind (``bash `git diff` ``), or `'sample'`.
     #[napi(readonly)]
     pub kind_from: Option<String>,
+    /// Lines mode: the words read from the task the session gave the
+    /// result (the newest request, the model's words before the call, the
+    /// call's arguments), which raised the lines holding them; absent when
+    /// the session gave none.
+    pub task_words: Option<Vec<String>>,
 }
 
 impl<'env> PrunedEntry<'env> {
@@ -65,6 +70,7 @@ impl<'env> PrunedEntry<'env> {
             out.kinds = Some(kinds.into_iter().map(TextKind::from).collect());
             out.kind_from = Some(named.map_or_else(|| SAMPLE.to_owned(), |n| n.reason));
         }
+        out.task_words = (!entry.task_words.is_empty()).then_some(entry.task_words);
         out
     }
 
@@ -81,6 +87,7 @@ impl<'env> PrunedEntry<'env> {
             tokens_after: None,
             kinds: None,
             kind_from: None,
+            task_words: None,
         }
     }
 }

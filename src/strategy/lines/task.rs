@@ -65,8 +65,20 @@ impl Task {
     /// printed the output: of the command, its arguments (a path, a
     /// pattern, a test filter), not its program or its flags.
     pub fn asked(task: &[u16], command: Option<&[u16]>) -> Task {
-        let args = command.map(|c| words_of_command(c).collect::<Vec<_>>()).unwrap_or_default();
-        Task::of([words(task).collect(), args].into_iter())
+        Task::of_call(&[task], command, None)
+    }
+
+    /// The terms of what a session says a result was asked for: the texts
+    /// `asked` (the request, the model's words), then the call's shell
+    /// `command` as [`Task::asked`] reads it or, for a call with no
+    /// command, the words of its `args`.
+    pub fn of_call(asked: &[&[u16]], command: Option<&[u16]>, args: Option<&[u16]>) -> Task {
+        let call = match (command, args) {
+            (Some(c), _) => words_of_command(c).collect(),
+            (None, Some(a)) => words(a).collect(),
+            (None, None) => Vec::new(),
+        };
+        Task::of(asked.iter().map(|t| words(t).collect()).chain([call]))
     }
 
     fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
@@ -207,6 +219,10 @@ impl Matches {
             let lines = index.lines_of(t);
             let base = index.bounds[t].start;
             let mut from = 0;
+            // The line of the last match: matches come in order (but for
+            // overlapping ones, by their end), so most are found by a step
+            // forward, not a search.
+            let mut line = 0;
             while from < text.len() {
                 let to = (from + CHUNK).min(text.len());
                 // Reads past the chunk by a term's length, for the matches that start in it.
@@ -219,7 +235,13 @@ impl Matches {
                     if at >= to || !starts_word(text, at) {
                         continue;
                     }
-                    let k = base + lines.line_at(at);
+                    if at < lines.starts[line] as usize {
+                        line = lines.line_at(at);
+                    }
+                    while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
+                        line += 1;
+                    }
+                    let k = base + line;
                     let bit = 1u32 << m.pattern().as_usize();
                     if masks[k] & bit == 0 {
                         masks[k] |= bit;
@@ -265,13 +287,61 @@ impl Matches {
         *lines = matched.into_iter().chain(rest).collect();
     }
 
-    /// The lines holding a term of weight, the highest score first (the
-    /// earlier first among equal scores, or the lower `tier`).
+    /// The lines holding a term of weight in the order they are offered:
+    /// the highest score first, a line's score halved for each line before
+    /// it holding the same terms (so one family of lines, a directory's
+    /// files or a flood's one message, does not take the task's share from
+    /// the others); among equal scores the lower `tier` (a definition before
+    /// its uses), then the earlier. Work: `m log m` for `m` lines.
     pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize) -> Vec<usize> {
-        let mut ranked: Vec<(f64, usize, usize)> =
-            self.lines.iter().map(|&k| (self.score(k as usize), tier(k as usize), k as usize)).collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        ranked.into_iter().map(|(_, _, k)| k).collect()
+        use std::cmp::Reverse;
+        use std::collections::{BinaryHeap, HashMap};
+        // Each family (the terms a line holds), its lines in order of score.
+        let mut families: HashMap<u32, Vec<(f64, usize, usize)>> = HashMap::new();
+        for &k in &self.lines {
+            let k = k as usize;
+            families.entry(self.terms_on(k)).or_default().push((self.score(k), tier(k), k));
+        }
+        let mut families: Vec<Vec<(f64, usize, usize)>> = families.into_values().collect();
+        for f in &mut families {
+            f.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        }
+        // (score now, its tier and line reversed, family, lines taken of it).
+        type Head = (Score, Reverse<(usize, usize)>, usize, usize);
+        let head = |f: &Vec<(f64, usize, usize)>, i: usize, taken: usize| -> Head {
+            let (score, tier, k) = f[taken];
+            (Score(score * FAMILY_DECAY.powi(taken as i32)), Reverse((tier, k)), i, taken)
+        };
+        let mut heap: BinaryHeap<Head> = families.iter().enumerate().map(|(i, f)| head(f, i, 0)).collect();
+        let mut out = Vec::with_capacity(self.lines.len());
+        while let Some((_, _, i, taken)) = heap.pop() {
+            out.push(families[i][taken].2);
+            if taken + 1 < families[i].len() {
+                heap.push(head(&families[i], i, taken + 1));
+            }
+        }
+        out
+    }
+}
+
+/// What each line before it holding the same terms takes off a line's score.
+const FAMILY_DECAY: f64 = 0.8;
+
+/// A score, ordered as `f64::total_cmp` orders it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Score(f64);
+
+impl Eq for Score {}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
     }
 }
 
