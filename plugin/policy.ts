@@ -10,8 +10,8 @@ import type { PolicyOptions, ToolRule } from '../index.js'
 import { assertInteger, describe } from './values.js'
 import type { ResolvedConfig, ResolvedPolicy, ResolvedToolRule, ToolResultPruneConfig, ToolRuleConfig } from './types.js'
 
-/** The budget keys a tool rule may give (the core's list), and `prune`. */
-const RULE_BUDGET_KEYS: readonly string[] = Object.freeze(native.budgetKeys())
+/** The keys a tool rule may give (the core's, outside the policy's scope), and `prune`. */
+const RULE_BUDGET_KEYS: readonly string[] = Object.freeze(native.configKeys().filter((k) => k.scope !== 'policy').map((k) => k.name))
 const RULE_KEYS: readonly string[] = Object.freeze([...RULE_BUDGET_KEYS, 'prune'])
 
 type Resolve = (config: ToolResultPruneConfig) => ResolvedConfig

@@ -1,4 +1,5 @@
-//! Budgets, their defaults and the fixed marker: each written here once.
+//! Budgets, their defaults and the fixed marker: each written here once;
+//! the config's keys, one table ([`KEYS`]), and their resolution.
 //!
 //! A [`Budgets`] value can only be built valid: the threshold is positive and
 //! `head + marker + tail <= threshold`, so every over-budget text can be cut
@@ -8,14 +9,15 @@
 //! config and the command line use them from there.
 
 mod js_number;
+mod keys;
 mod resolve;
 
 use std::fmt;
 
 pub use js_number::js_number;
+pub use keys::{DEFAULT_THRESHOLD_RATIO, Flag, KEYS, Key, KeyDefault, KeySpec, Range, Scope, StrategyName};
 pub use resolve::{
-    ConfigError, ConfigValue, ConfigValues, ErrorKind, Key, POLICY_KEYS, Raw, ResolvedConfig, StrategyName, check_keys,
-    not_an_object, resolve,
+    ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw, ResolvedConfig, check_keys, not_an_object, resolve,
 };
 
 /// The fixed text that stands in for a removed middle (upstream's marker).

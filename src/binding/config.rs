@@ -22,13 +22,13 @@ use crate::config::{self, ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw
 #[napi(object, object_to_js = false, object_from_js = false)]
 pub struct ToolResultPruneConfig {
     /// Prune when total text exceeds this many Unicode code points. Defaults
-    /// to `DEFAULT_THRESHOLD_CHARS` (upstream's).
+    /// to upstream's (every default is in `configKeys()`).
     pub threshold_chars: Option<f64>,
     /// Maximum leading Unicode code points retained (head/tail; the head
-    /// share of cut lines). Defaults to `DEFAULT_HEAD_CHARS`.
+    /// share of cut lines). Defaults to upstream's.
     pub head_chars: Option<f64>,
     /// Maximum trailing Unicode code points retained (head/tail; the tail
-    /// share of cut lines). Defaults to `DEFAULT_TAIL_CHARS`.
+    /// share of cut lines). Defaults to upstream's.
     pub tail_chars: Option<f64>,
     /// `'head-tail'` (upstream's rule, the default) or `'lines'`.
     pub strategy: Option<StrategyName>,
@@ -36,11 +36,9 @@ pub struct ToolResultPruneConfig {
     /// `headChars + PRUNE_MARKER_LEN + tailChars`, what head/tail keeps; at
     /// most `thresholdChars`.
     pub keep_chars: Option<f64>,
-    /// Lines mode: neighbours kept on each side of a kept line. Defaults to
-    /// `DEFAULT_CONTEXT_LINES`.
+    /// Lines mode: neighbours kept on each side of a kept line.
     pub context_lines: Option<f64>,
-    /// Lines mode: lines kept at the start and at the end. Defaults to
-    /// `DEFAULT_EDGE_LINES`.
+    /// Lines mode: lines kept at the start and at the end.
     pub edge_lines: Option<f64>,
     /// Session policy: meter tokens of the newest over-threshold tool results
     /// the model has not read that `pruneSession` leaves whole while pruning
@@ -51,7 +49,7 @@ pub struct ToolResultPruneConfig {
     /// request did not record one.
     pub context_window: Option<f64>,
     /// Session policy: the compaction threshold ratio when the compaction
-    /// service's cannot be read. Defaults to compaction-basic's, `0.8`.
+    /// service's cannot be read. Absent: compaction-basic's default.
     pub threshold_ratio: Option<f64>,
     /// Session policy: per-tool rules, by tool name. `tool_result_retrieve`
     /// results are never pruned.

@@ -10,83 +10,8 @@
 //! strategy string is quoted exactly, lone surrogates included.
 
 use super::js_number::js_number;
-use super::{
-    Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS,
-    DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER_LEN,
-};
-
-/// A config key. [`Key::ALL`] is their order: the allowed list in messages,
-/// the order values are read and checked, and the resolved config's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// `thresholdChars`: prune when the text is longer than this.
-    ThresholdChars,
-    /// `headChars`: leading code points head/tail keeps.
-    HeadChars,
-    /// `tailChars`: trailing code points head/tail keeps.
-    TailChars,
-    /// `strategy`: a [`StrategyName`].
-    Strategy,
-    /// `keepChars`: lines mode's output budget.
-    KeepChars,
-    /// `contextLines`: lines mode's neighbours of a kept line.
-    ContextLines,
-    /// `edgeLines`: lines mode's lines kept at each end.
-    EdgeLines,
-}
-
-impl Key {
-    /// Every key, upstream's three first.
-    pub const ALL: [Key; 7] = [
-        Key::ThresholdChars,
-        Key::HeadChars,
-        Key::TailChars,
-        Key::Strategy,
-        Key::KeepChars,
-        Key::ContextLines,
-        Key::EdgeLines,
-    ];
-
-    /// The key as the config spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Key::ThresholdChars => "thresholdChars",
-            Key::HeadChars => "headChars",
-            Key::TailChars => "tailChars",
-            Key::Strategy => "strategy",
-            Key::KeepChars => "keepChars",
-            Key::ContextLines => "contextLines",
-            Key::EdgeLines => "edgeLines",
-        }
-    }
-}
-
-/// The session policy's keys, after [`Key::ALL`] in the allowed list. The
-/// plugin resolves them (`plugin/policy.ts`); here they are only allowed.
-pub const POLICY_KEYS: [&str; 4] = ["recentTokens", "contextWindow", "thresholdRatio", "tools"];
-
-/// How over-budget text is cut, as the config names it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StrategyName {
-    /// `'head-tail'`: upstream's head, marker and tail (the default).
-    #[default]
-    HeadTail,
-    /// `'lines'`: failure-aware lines with retrievable markers.
-    Lines,
-}
-
-impl StrategyName {
-    /// Every strategy, the default first.
-    pub const ALL: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
-
-    /// The strategy as the config spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            StrategyName::HeadTail => "head-tail",
-            StrategyName::Lines => "lines",
-        }
-    }
-}
+use super::keys::{Key, KeyDefault, Range, StrategyName};
+use super::{Budgets, PRUNE_MARKER_LEN};
 
 /// A config value, as far as resolution looks at it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,16 +35,16 @@ pub trait ConfigValue {
     fn describe(&self) -> Vec<u16>;
 }
 
-/// The value of every key of a config, in [`Key::ALL`] order.
+/// The value of every key a pruner is made from, in [`Key::PRUNER`] order.
 #[derive(Clone, Debug)]
-pub struct ConfigValues<V>([V; 7]);
+pub struct ConfigValues<V>([V; Key::PRUNER.len()]);
 
 impl<V> ConfigValues<V> {
-    /// Reads each key's value with `read`, in [`Key::ALL`] order (the order
-    /// the caller's getters run in), stopping at the first error.
+    /// Reads each key's value with `read`, in [`Key::PRUNER`] order (the
+    /// order the caller's getters run in), stopping at the first error.
     pub fn read<E>(mut read: impl FnMut(Key) -> Result<V, E>) -> Result<Self, E> {
-        let mut values = Vec::with_capacity(Key::ALL.len());
-        for key in Key::ALL {
+        let mut values = Vec::with_capacity(Key::PRUNER.len());
+        for &key in Key::PRUNER {
             values.push(read(key)?);
         }
         Ok(ConfigValues(values.try_into().ok().expect("one value a key")))
@@ -186,11 +111,10 @@ pub fn not_an_object(described: &[u16]) -> ConfigError {
 }
 
 /// Checks a config's own enumerable keys (`Object.keys`, in order): the
-/// first unknown one is refused, naming the allowed keys ([`Key::ALL`],
-/// then [`POLICY_KEYS`]). Resolution checks
-/// the keys before it reads any value.
+/// first unknown one is refused, naming the allowed keys ([`Key::ALL`]).
+/// Resolution checks the keys before it reads any value.
 pub fn check_keys(keys: &[Vec<u16>]) -> Result<(), ConfigError> {
-    let names = || Key::ALL.map(Key::name).into_iter().chain(POLICY_KEYS);
+    let names = || Key::ALL.map(Key::name).into_iter();
     let known = |key: &[u16]| names().any(|name| name.encode_utf16().eq(key.iter().copied()));
     match keys.iter().find(|key| !known(key)) {
         None => Ok(()),
@@ -226,20 +150,19 @@ pub struct ResolvedConfig {
 }
 
 /// Resolves `values` (the keys already checked): each absent key takes its
-/// default; every count must be an integer (a `TypeError` for a value that
-/// is not a number, a `RangeError` for one out of range); the strategy must
-/// be one of [`StrategyName::ALL`]; then head, marker and tail must fit the
-/// threshold, and `keepChars` (which defaults to their sum) must be from
-/// the marker's length to the threshold. The checks run in that order.
+/// default; every count must be an integer in its range (a `TypeError` for
+/// a value that is not a number, a `RangeError` for one out of range); the
+/// strategy must be one of [`StrategyName::ALL`]; then head, marker and
+/// tail must fit the threshold, and `keepChars` (which defaults to their
+/// sum) must be from the marker's length to the threshold. The checks run
+/// in that order; defaults, ranges and words are the key table's.
 pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfig, ConfigError> {
-    let positive = "a positive integer";
-    let non_negative = "a non-negative integer";
-    let threshold_chars = count(values, Key::ThresholdChars, DEFAULT_THRESHOLD_CHARS, 1.0, positive)?;
-    let head_chars = count(values, Key::HeadChars, DEFAULT_HEAD_CHARS, 0.0, non_negative)?;
-    let tail_chars = count(values, Key::TailChars, DEFAULT_TAIL_CHARS, 0.0, non_negative)?;
+    let threshold_chars = count(values, Key::ThresholdChars)?;
+    let head_chars = count(values, Key::HeadChars)?;
+    let tail_chars = count(values, Key::TailChars)?;
     let strategy = strategy(values.get(Key::Strategy))?;
-    let context_lines = count(values, Key::ContextLines, DEFAULT_CONTEXT_LINES, 0.0, non_negative)?;
-    let edge_lines = count(values, Key::EdgeLines, DEFAULT_EDGE_LINES, 0.0, non_negative)?;
+    let context_lines = count(values, Key::ContextLines)?;
+    let edge_lines = count(values, Key::EdgeLines)?;
     let marker = PRUNE_MARKER_LEN as f64;
     // Upstream's sum, in upstream's (double) arithmetic.
     let emitted = head_chars + marker + tail_chars;
@@ -249,7 +172,7 @@ pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfi
             .say(&format!("thresholdChars ({})", js_number(threshold_chars)));
         return Err(message.error(ErrorKind::Range));
     }
-    let keep_range = format!("an integer from {PRUNE_MARKER_LEN} to thresholdChars ({})", js_number(threshold_chars));
+    let keep_range = Key::KeepChars.spec().wording(threshold_chars);
     let keep_chars = match values.get(Key::KeepChars) {
         value if value.raw() == Raw::Absent => emitted,
         value => integer(Key::KeepChars, value, marker, &keep_range)?,
@@ -261,16 +184,18 @@ pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfi
     Ok(ResolvedConfig { threshold_chars, head_chars, tail_chars, strategy, keep_chars, context_lines, edge_lines })
 }
 
-/// The count under `key`, or `default` when absent; see [`integer`].
-fn count<V: ConfigValue>(
-    values: &ConfigValues<V>,
-    key: Key,
-    default: u32,
-    min: f64,
-    what: &str,
-) -> Result<f64, ConfigError> {
+/// The count under `key`, or its default when absent; see [`integer`].
+fn count<V: ConfigValue>(values: &ConfigValues<V>, key: Key) -> Result<f64, ConfigError> {
+    let spec = key.spec();
+    let (KeyDefault::Count(default), Range::Integer { min }) = (spec.default, spec.range) else {
+        unreachable!("{} is not a count", spec.name)
+    };
     let value = values.get(key);
-    if value.raw() == Raw::Absent { Ok(f64::from(default)) } else { integer(key, value, min, what) }
+    if value.raw() == Raw::Absent {
+        Ok(f64::from(default))
+    } else {
+        integer(key, value, f64::from(min), &spec.wording(f64::NAN))
+    }
 }
 
 /// `value` when it is an integer of at least `min`: otherwise a `RangeError`
@@ -301,8 +226,12 @@ fn strategy<V: ConfigValue>(value: &V) -> Result<StrategyName, ConfigError> {
     if let Some(found) = StrategyName::ALL.iter().find(|s| named(s)) {
         return Ok(*found);
     }
-    let names: Vec<String> = StrategyName::ALL.iter().map(|s| format!("'{}'", s.name())).collect();
-    let message = Message::new().say("strategy (").quote(&describe(value)).say(") must be ").say(&names.join(" or "));
+    let message = Message::new()
+        .say(Key::Strategy.name())
+        .say(" (")
+        .quote(&describe(value))
+        .say(") must be ")
+        .say(&Key::Strategy.spec().wording(f64::NAN));
     Err(message.error(ErrorKind::Type))
 }
 
