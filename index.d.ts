@@ -17,10 +17,9 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class NativePruner {
   /**
    * A pruner for `config`, resolved and validated as `resolveConfig`
-   * does (the same errors), under the session `policy` the plugin
-   * resolved from the same config.
+   * does (the same errors), under the session policy its keys give.
    */
-  constructor(config?: ToolResultPruneConfig, policy?: PolicyOptions)
+  constructor(config?: ToolResultPruneConfig)
   /** Code points of the text blocks. */
   measureContent(blocks: ReadonlyArray<ContentBlock>): number
   /**
@@ -223,21 +222,6 @@ export interface PageOptions {
   search?: string
 }
 
-/**
- * The session policy a pruner applies: `recentTokens` and the per-tool
- * rules, as the plugin resolved them (`nativePolicy`).
- */
-export interface PolicyOptions {
-  /**
-   * Meter tokens of the newest over-threshold results, not yet read by
-   * the model, that `pruneSession` leaves whole while the others relieve
-   * the pressure.
-   */
-  recentTokens?: number
-  /** Per-tool rules. */
-  tools?: Array<ToolRule>
-}
-
 /** The marker head/tail puts in place of the removed middle (upstream's). */
 export declare const PRUNE_MARKER: string
 
@@ -307,9 +291,10 @@ export interface ReplacementOptions {
 
 /**
  * Resolves and validates a config as upstream does (its keys, defaults,
- * conditions and messages), with this package's four keys: a `TypeError`
- * for an unknown key or a value of the wrong type, a `RangeError` for a
- * number out of range. The result is detached from `config`.
+ * conditions and messages), with this package's keys (the session
+ * policy's too): a `TypeError` for an unknown key or a value of the wrong
+ * type, a `RangeError` for a number out of range. The result is detached
+ * from `config`; a policy key not given is absent from it.
  */
 export declare function resolveConfig(config?: ToolResultPruneConfig): ResolvedConfig
 
@@ -329,6 +314,14 @@ export interface ResolvedConfig {
   readonly contextLines: number
   /** Lines mode: lines kept at the start and at the end. */
   readonly edgeLines: number
+  /** Session policy: meter tokens of the newest unread results left whole. */
+  readonly recentTokens?: number
+  /** Session policy: the model's window when the session records none. */
+  readonly contextWindow?: number
+  /** Session policy: compaction's ratio when its config cannot be read. */
+  readonly thresholdRatio?: number
+  /** Session policy: the tool rules, by name, frozen; absent when none. */
+  readonly tools?: Readonly<Record<string, { readonly prune: false } | ({ readonly prune: true } & ResolvedConfig)>>
 }
 
 /**
@@ -496,17 +489,6 @@ export interface ToolResultPruneConfig {
  * `undefined` for any other event.
  */
 export declare function toolResultText(event: unknown): string | undefined
-
-/** One tool's rule. */
-export interface ToolRule {
-  /** The tool's name (exact: read as the JS string it is). */
-  name: string
-  /**
-   * Its budgets and strategy, a config as `resolveConfig` takes it;
-   * absent: its results are never pruned.
-   */
-  config?: ToolResultPruneConfig
-}
 
 /**
  * One tool's rule: its own budget keys and strategy (the rest the top

@@ -84,6 +84,17 @@ test('the command line has a flag per pruner key, the key in kebab case, in the 
 test('the .d.ts declares the table\'s keys: the config, a tool rule, and the resolved config', () => {
   assert.deepEqual(fields('index.d.ts', 'ToolResultPruneConfig'), names(KEYS))
   assert.deepEqual(fields('index.d.ts', 'ToolRuleConfig'), [...names(PRUNER_KEYS), 'prune'])
-  assert.deepEqual(fields('index.d.ts', 'ResolvedConfig'), names(PRUNER_KEYS))
-  assert.deepEqual(fields('lib/types.d.ts', 'ResolvedPolicy'), names(POLICY_KEYS))
+  assert.deepEqual(fields('index.d.ts', 'ResolvedConfig'), names(KEYS))
+})
+
+test('the README\'s config table lists the table\'s keys in order, with their defaults and fallbacks', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Config'), readme.indexOf('\n## ', readme.indexOf('## Config') + 1))
+  const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]*) \|/gm)]
+  assert.deepEqual(rows.map((m) => m[1]), names(KEYS))
+  for (const [, name, required] of rows) {
+    const key = KEYS.find((k) => k.name === name)
+    const stated = key.default ?? key.fallback
+    if (stated !== undefined) assert.match(required, new RegExp(`\`'?${String(stated).replace('.', '\\.')}'?\``), name)
+  }
 })

@@ -11,7 +11,6 @@ import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { NativePruner, retrieve } from '../index.js'
 import { resolveConfig } from './config.js'
-import { nativePolicy } from './policy.js'
 import { readPressure } from './pressure.js'
 import { configSchema } from './schema.js'
 import type { LinePlan, PlanOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
@@ -50,7 +49,7 @@ export class ToolResultPruner extends Service {
       estimateMessage: (message: Message) => this.ctx.tokenMeter.estimateMessage(message),
       freezeMessage,
     }
-    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config, nativePolicy(this.config)), host } })
+    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
   }
 
   /**
@@ -126,7 +125,7 @@ export class ToolResultPruner extends Service {
 export function planLines(text: string, options: PlanOptions = {}): LinePlan {
   const { spans, command, ...config } = options
   const resolved = resolveConfig({ strategy: 'lines', ...config })
-  return new NativePruner(resolved, nativePolicy(resolved)).plan(text, spans, command)
+  return new NativePruner(resolved).plan(text, spans, command)
 }
 
 export default ToolResultPruner

@@ -8,7 +8,7 @@
  * else the `contextWindow` key. The ratio is the compaction service's
  * (compaction-basic's `modelPolicies` entry for the routed provider and
  * model, else its `thresholdRatio`), else the `thresholdRatio` key, else
- * compaction-basic's default, 0.8.
+ * compaction-basic's default (the key table's fallback for it).
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'

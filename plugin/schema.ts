@@ -5,8 +5,7 @@
  * range and default as the core has them.
  */
 import z from '@deepseek-ai/schemastery'
-import { type ConfigKey, configKeys, STRATEGIES, type StrategyName } from '../index.js'
-import { thresholdRatio } from './policy.js'
+import { type ConfigKey, configKeys, resolveConfig, STRATEGIES, type StrategyName } from '../index.js'
 import type { ToolResultPruneConfig } from './types.js'
 
 /** One key's schema. */
@@ -20,8 +19,8 @@ function keySchema(key: ConfigKey): z {
     case 'strategy':
       return z.union(STRATEGIES).default(key.default as StrategyName)
     case 'ratio':
-      // The resolver's own check: schemastery has no bound that excludes 0.
-      return z.transform(z.number(), thresholdRatio, true)
+      // The resolver's own check (schemastery has no bound that excludes 0), with its error.
+      return z.transform(z.number(), (ratio) => resolveConfig({ [key.name]: ratio })[key.name as 'thresholdRatio'] as number, true)
     case 'tool-rules':
       return z.dict(z.any())
   }

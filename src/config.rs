@@ -10,14 +10,19 @@
 
 mod js_number;
 mod keys;
+mod object;
+mod policy_keys;
 mod resolve;
 
 use std::fmt;
 
 pub use js_number::js_number;
 pub use keys::{DEFAULT_THRESHOLD_RATIO, Flag, KEYS, Key, KeyDefault, KeySpec, Range, Scope, StrategyName};
+pub use object::{Resolved, resolve_object};
+pub use policy_keys::{PRUNE_KEY, ResolvedPolicy, ToolRule};
 pub use resolve::{
-    ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw, ResolvedConfig, check_keys, not_an_object, resolve,
+    ConfigError, ConfigObject, ConfigValue, ConfigValues, ErrorKind, Failure, Raw, ResolvedConfig, check_keys,
+    not_an_object, resolve,
 };
 
 /// The fixed text that stands in for a removed middle (upstream's marker).
