@@ -9,8 +9,9 @@ use super::{
     PRUNE_MARKER_LEN,
 };
 
-/// A config key. [`Key::ALL`] is their order: the allowed list in messages,
-/// the order values are read and checked, and the resolved config's order.
+/// A config key, declared in [`KEYS`]'s order, which is the allowed list's
+/// in messages, the order values are read and checked, and the resolved
+/// config's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     /// `thresholdChars`: prune when the text is longer than this.
@@ -213,20 +214,16 @@ const fn policy(key: Key, name: &'static str, fallback: Option<f64>, range: Rang
 }
 
 impl Key {
-    /// Every key, upstream's three first.
-    pub const ALL: [Key; 11] = [
-        Key::ThresholdChars,
-        Key::HeadChars,
-        Key::TailChars,
-        Key::Strategy,
-        Key::KeepChars,
-        Key::ContextLines,
-        Key::EdgeLines,
-        Key::RecentTokens,
-        Key::ContextWindow,
-        Key::ThresholdRatio,
-        Key::Tools,
-    ];
+    /// Every key, upstream's three first: [`KEYS`]'s order.
+    pub const ALL: [Key; KEYS.len()] = {
+        let mut all = [Key::ThresholdChars; KEYS.len()];
+        let mut i = 0;
+        while i < KEYS.len() {
+            all[i] = KEYS[i].key;
+            i += 1;
+        }
+        all
+    };
 
     /// The keys a pruner is made from (the budget and lines scopes), which a
     /// tool rule may give too: the first of [`Key::ALL`], up to the policy's.
