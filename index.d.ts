@@ -17,10 +17,9 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class NativePruner {
   /**
    * A pruner for `config`, resolved and validated as `resolveConfig`
-   * does (the same errors), under the session `policy` the plugin
-   * resolved from the same config.
+   * does (the same errors), under the session policy its keys give.
    */
-  constructor(config?: ToolResultPruneConfig, policy?: PolicyOptions)
+  constructor(config?: ToolResultPruneConfig)
   /** Code points of the text blocks. */
   measureContent(blocks: ReadonlyArray<ContentBlock>): number
   /**
@@ -67,12 +66,6 @@ export declare class NativePruner {
 }
 
 /**
- * The budget keys a config (and a tool rule) may give, in the order the
- * allowed list names them.
- */
-export declare function budgetKeys(): Array<string>
-
-/**
  * Throws the `RangeError` `retrievePage` would for `thresholdChars` too
  * small for a page of any retrieval, so the tool can refuse it at load.
  */
@@ -89,26 +82,36 @@ export interface CommandKind {
   reason: string
 }
 
+/** One key of the config, as the core's table has it. */
+export interface ConfigKey {
+  /** The key as the config spells it. */
+  name: string
+  /** The part of the config it belongs to. */
+  scope: KeyScope
+  /** What its value must be. */
+  range: KeyRange
+  /** The least value of an integer range. */
+  min?: number
+  /** What an absent key resolves to, where that is a constant. */
+  default?: number | StrategyName
+  /** What a reader assumes for an absent key that resolves to nothing. */
+  fallback?: number
+  /** The command line's flag (`threshold-chars`), for a key it takes. */
+  flag?: string
+  /** The placeholder of the flag's value in the help (`N`). */
+  arg?: string
+  /** The flag's help: what it does and its default. */
+  help?: string
+}
+
+/** Every config key, in the order the allowed list names them. */
+export declare function configKeys(): Array<ConfigKey>
+
 /** The `HASH_LEN`-hex-digit retrieval hash of `text`. */
 export declare function contentHash(text: string): string
 
 /** Retrieval markers in `text`, as this package writes them. */
 export declare function countMarkers(text: string): number
-
-/** Default `contextLines`. */
-export declare const DEFAULT_CONTEXT_LINES: number
-
-/** Default `edgeLines`. */
-export declare const DEFAULT_EDGE_LINES: number
-
-/** Default `headChars` (upstream's). */
-export declare const DEFAULT_HEAD_CHARS: number
-
-/** Default `tailChars` (upstream's). */
-export declare const DEFAULT_TAIL_CHARS: number
-
-/** Default `thresholdChars` (upstream's). */
-export declare const DEFAULT_THRESHOLD_CHARS: number
 
 /** One line of an explained plan. */
 export interface ExplainedLine {
@@ -160,6 +163,12 @@ export declare function isSessionHeader(record: unknown): boolean
 
 /** Why a line was kept, or for a dropped line whether it had signal. */
 export type KeepReason = 'span' | 'failure' | 'cause' | 'summary' | 'frame' | 'repeat' | 'weak' | 'start' | 'end' | 'context' | 'fill' | 'outline' | 'task' | 'no room' | ''
+
+/** What a key's value must be. */
+export type KeyRange = 'integer' | 'marker-to-threshold' | 'strategy' | 'ratio' | 'tool-rules'
+
+/** Which part of the config a key belongs to. */
+export type KeyScope = 'budget' | 'lines' | 'policy'
 
 /**
  * The kind the shell command `command` names for what it prints, or
@@ -223,21 +232,6 @@ export interface PageOptions {
    * each. (Read as the JS string it is: exact, lone surrogates included.)
    */
   search?: string
-}
-
-/**
- * The session policy a pruner applies: `recentTokens` and the per-tool
- * rules, as the plugin resolved them (`nativePolicy`).
- */
-export interface PolicyOptions {
-  /**
-   * Meter tokens of the newest over-threshold results, not yet read by
-   * the model, that `pruneSession` leaves whole while the others relieve
-   * the pressure.
-   */
-  recentTokens?: number
-  /** Per-tool rules. */
-  tools?: Array<ToolRule>
 }
 
 /** The marker head/tail puts in place of the removed middle (upstream's). */
@@ -334,9 +328,10 @@ export interface ReplacementOptions {
 
 /**
  * Resolves and validates a config as upstream does (its keys, defaults,
- * conditions and messages), with this package's four keys: a `TypeError`
- * for an unknown key or a value of the wrong type, a `RangeError` for a
- * number out of range. The result is detached from `config`.
+ * conditions and messages), with this package's keys (the session
+ * policy's too): a `TypeError` for an unknown key or a value of the wrong
+ * type, a `RangeError` for a number out of range. The result is detached
+ * from `config`; a policy key not given is absent from it.
  */
 export declare function resolveConfig(config?: ToolResultPruneConfig): ResolvedConfig
 
@@ -356,6 +351,14 @@ export interface ResolvedConfig {
   readonly contextLines: number
   /** Lines mode: lines kept at the start and at the end. */
   readonly edgeLines: number
+  /** Session policy: meter tokens of the newest unread results left whole. */
+  readonly recentTokens?: number
+  /** Session policy: the model's window when the session records none. */
+  readonly contextWindow?: number
+  /** Session policy: compaction's ratio when its config cannot be read. */
+  readonly thresholdRatio?: number
+  /** Session policy: the tool rules, by name, frozen; absent when none. */
+  readonly tools?: Readonly<Record<string, { readonly prune: false } | ({ readonly prune: true } & ResolvedConfig)>>
 }
 
 /**
@@ -469,17 +472,17 @@ export interface ToolCall {
 export interface ToolResultPruneConfig {
   /**
    * Prune when total text exceeds this many Unicode code points. Defaults
-   * to `DEFAULT_THRESHOLD_CHARS` (upstream's).
+   * to upstream's (every default is in `configKeys()`).
    */
   thresholdChars?: number
   /**
    * Maximum leading Unicode code points retained (head/tail; the head
-   * share of cut lines). Defaults to `DEFAULT_HEAD_CHARS`.
+   * share of cut lines). Defaults to upstream's.
    */
   headChars?: number
   /**
    * Maximum trailing Unicode code points retained (head/tail; the tail
-   * share of cut lines). Defaults to `DEFAULT_TAIL_CHARS`.
+   * share of cut lines). Defaults to upstream's.
    */
   tailChars?: number
   /** `'head-tail'` (upstream's rule, the default) or `'lines'`. */
@@ -490,15 +493,9 @@ export interface ToolResultPruneConfig {
    * most `thresholdChars`.
    */
   keepChars?: number
-  /**
-   * Lines mode: neighbours kept on each side of a kept line. Defaults to
-   * `DEFAULT_CONTEXT_LINES`.
-   */
+  /** Lines mode: neighbours kept on each side of a kept line. */
   contextLines?: number
-  /**
-   * Lines mode: lines kept at the start and at the end. Defaults to
-   * `DEFAULT_EDGE_LINES`.
-   */
+  /** Lines mode: lines kept at the start and at the end. */
   edgeLines?: number
   /**
    * Session policy: meter tokens of the newest over-threshold tool results
@@ -514,7 +511,7 @@ export interface ToolResultPruneConfig {
   contextWindow?: number
   /**
    * Session policy: the compaction threshold ratio when the compaction
-   * service's cannot be read. Defaults to compaction-basic's, `0.8`.
+   * service's cannot be read. Absent: compaction-basic's default.
    */
   thresholdRatio?: number
   /**
@@ -529,17 +526,6 @@ export interface ToolResultPruneConfig {
  * `undefined` for any other event.
  */
 export declare function toolResultText(event: unknown): string | undefined
-
-/** One tool's rule. */
-export interface ToolRule {
-  /** The tool's name (exact: read as the JS string it is). */
-  name: string
-  /**
-   * Its budgets and strategy, a config as `resolveConfig` takes it;
-   * absent: its results are never pruned.
-   */
-  config?: ToolResultPruneConfig
-}
 
 /**
  * One tool's rule: its own budget keys and strategy (the rest the top

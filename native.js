@@ -716,18 +716,13 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, budgetKeys, checkRetrievalThreshold, codePointLength, contentHash, countMarkers, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, checkRetrievalThreshold, codePointLength, configKeys, contentHash, countMarkers, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, KeyRange, KeyScope, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
-export { budgetKeys }
 export { checkRetrievalThreshold }
 export { codePointLength }
+export { configKeys }
 export { contentHash }
 export { countMarkers }
-export { DEFAULT_CONTEXT_LINES }
-export { DEFAULT_EDGE_LINES }
-export { DEFAULT_HEAD_CHARS }
-export { DEFAULT_TAIL_CHARS }
-export { DEFAULT_THRESHOLD_CHARS }
 export { findHash }
 export { formatMarker }
 export { HASH_LEN }
@@ -735,6 +730,8 @@ export { isEventAt }
 export { isOriginalToolResult }
 export { isSessionHeader }
 export { KeepReason }
+export { KeyRange }
+export { KeyScope }
 export { kindOfCommand }
 export { LineClass }
 export { LineFate }

@@ -1,34 +1,28 @@
-// The config keys as command-line flags, validated exactly as the plugin
-// validates its config (resolveConfig), so the messages are the same.
-import { PRUNE_MARKER_LEN } from '../index.js'
-import { DEFAULTS, resolveConfig } from '../lib/config.js'
+// The config keys as command-line flags, from the core's key table
+// (configKeys: each key's flag, placeholder and help), validated exactly as
+// the plugin validates its config (resolveConfig), so the messages are the same.
+import { configKeys } from '../index.js'
+import { resolveConfig } from '../lib/config.js'
 import { CliError } from './errors.js'
 
+/** The keys the command line takes, each with its flag. */
+const FLAGGED = configKeys().filter((key) => key.flag !== undefined)
+
 /** Flag name → config key. */
-export const CONFIG_FLAGS = {
-  'threshold-chars': 'thresholdChars',
-  'head-chars': 'headChars',
-  'tail-chars': 'tailChars',
-  strategy: 'strategy',
-  'keep-chars': 'keepChars',
-  'context-lines': 'contextLines',
-  'edge-lines': 'edgeLines',
-}
+export const CONFIG_FLAGS = Object.fromEntries(FLAGGED.map((key) => [key.flag, key.name]))
 
 /** parseArgs option specs for the config flags. */
-export const CONFIG_OPTIONS = Object.fromEntries(Object.keys(CONFIG_FLAGS).map((f) => [f, { type: 'string' }]))
+export const CONFIG_OPTIONS = Object.fromEntries(FLAGGED.map((key) => [key.flag, { type: 'string' }]))
 
-export const CONFIG_HELP = `  --threshold-chars N   prune when longer than N code points (default ${DEFAULTS.thresholdChars})
-  --head-chars N        leading code points kept (default ${DEFAULTS.headChars})
-  --tail-chars N        trailing code points kept (default ${DEFAULTS.tailChars})
-  --strategy S          head-tail (default, upstream's rule) or lines
-  --keep-chars N        lines mode: code points kept at most (default head + ${PRUNE_MARKER_LEN} + tail)
-  --context-lines N     lines mode: neighbours kept around each kept line (default ${DEFAULTS.contextLines})
-  --edge-lines N        lines mode: lines kept at the start and the end (default ${DEFAULTS.edgeLines})`
+/** The flags' lines of the help, in the table's order. */
+export const CONFIG_HELP = FLAGGED.map((key) => `  --${key.flag} ${key.arg}`.padEnd(24) + key.help).join('\n')
+
+/** Config key → whether its value is a number (an integer range). */
+const NUMERIC = Object.fromEntries(FLAGGED.map((key) => [key.name, key.min !== undefined]))
 
 /** A flag value as the config sees it: a number when it reads as one, else the raw text. */
 function flagValue(key, text) {
-  if (key === 'strategy') return text
+  if (!NUMERIC[key]) return text
   const n = Number(text)
   return text.trim() !== '' && !Number.isNaN(n) ? n : text
 }

@@ -1,14 +1,13 @@
 /**
  * Configuration resolution, upstream's keys, defaults, conditions and
- * messages: the budget keys resolved once, in the native core
- * (`resolveConfig` there), so the plugin, the command line and the native
- * pruner refuse a config in the same words; the session policy's keys
- * then by `./policy.ts`. Errors are `TypeError` (a wrong key or type) or
- * `RangeError` (a number out of range), both `Error`s with upstream's
- * text. The defaults and the marker are the core's too.
+ * messages: every key (the session policy's too) resolved once, in the
+ * native core (`resolveConfig` there, from its key table), so the plugin,
+ * the command line and the native pruner refuse a config in the same
+ * words. Errors are `TypeError` (a wrong key or type) or `RangeError` (a
+ * number out of range), both `Error`s with upstream's text. The defaults
+ * and the marker are the core's too.
  */
 import * as native from '../index.js'
-import { resolvePolicy } from './policy.js'
 import type { ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 /** Fixed marker substituted for every removed middle span. */
@@ -17,10 +16,10 @@ export const PRUNE_MARKER: string = native.PRUNE_MARKER
 /**
  * Resolve and validate pruning budgets and the session policy.
  * @param config - raw plugin configuration.
- * @returns a detached, frozen configuration.
+ * @returns a detached, frozen configuration (its tool rules frozen too).
  */
 export function resolveConfig(config: ToolResultPruneConfig = {}): ResolvedConfig {
-  return Object.freeze({ ...native.resolveConfig(config), ...resolvePolicy(config, resolveConfig) })
+  return Object.freeze(native.resolveConfig(config))
 }
 
 /** Low-friction defaults for coding-agent tool output: what an empty config resolves to. */

@@ -5,14 +5,14 @@
  * @module tool-result-pruner
  */
 import { type Context, Service } from '@deepseek-ai/cordis'
-import z from '@deepseek-ai/schemastery'
+import type z from '@deepseek-ai/schemastery'
 import { type ContentBlock, freezeMessage, type Message } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-token-meter'
-import { NativePruner, PRUNE_MARKER_LEN, retrieve, STRATEGIES } from '../index.js'
-import { DEFAULTS, resolveConfig } from './config.js'
-import { nativePolicy, thresholdRatio } from './policy.js'
+import { NativePruner, retrieve } from '../index.js'
+import { resolveConfig } from './config.js'
 import { readPressure } from './pressure.js'
+import { configSchema } from './schema.js'
 import type { LinePlan, PlanOptions, PruneOptions, PruneResult, ResolvedConfig, ToolResultPruneConfig } from './types.js'
 
 export { codePointLength, DEFAULTS, PRUNE_MARKER, resolveConfig } from './config.js'
@@ -34,25 +34,8 @@ type Host = Parameters<NativePruner['pruneSession']>[1]
 export class ToolResultPruner extends Service {
   static inject = ['tokenMeter']
 
-  /**
-   * The loader's schema, upstream's for upstream's keys (cordis checks a
-   * config with it before construction; `resolveConfig` then decides).
-   * Its defaults, strategies and marker length are the core's.
-   */
-  static Config: z<ToolResultPruneConfig> = z.object({
-    thresholdChars: z.number().step(1).min(1).default(DEFAULTS.thresholdChars),
-    headChars: z.number().step(1).min(0).default(DEFAULTS.headChars),
-    tailChars: z.number().step(1).min(0).default(DEFAULTS.tailChars),
-    strategy: z.union(STRATEGIES).default(DEFAULTS.strategy),
-    keepChars: z.number().step(1).min(PRUNE_MARKER_LEN),
-    contextLines: z.number().step(1).min(0).default(DEFAULTS.contextLines),
-    edgeLines: z.number().step(1).min(0).default(DEFAULTS.edgeLines),
-    recentTokens: z.number().step(1).min(0),
-    contextWindow: z.number().step(1).min(1),
-    // The resolver's own check: the schema refused nothing it accepts, but took 0.
-    thresholdRatio: z.transform(z.number(), thresholdRatio, true),
-    tools: z.dict(z.any()),
-  })
+  /** The loader's schema, from the core's key table (`./schema.ts`). */
+  static Config: z<ToolResultPruneConfig> = configSchema
 
   /** Resolved and immutable budgets and strategy. */
   readonly config: ResolvedConfig
@@ -66,7 +49,7 @@ export class ToolResultPruner extends Service {
       estimateMessage: (message: Message) => this.ctx.tokenMeter.estimateMessage(message),
       freezeMessage,
     }
-    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config, nativePolicy(this.config)), host } })
+    Object.defineProperty(this, NATIVE, { value: { pruner: new NativePruner(this.config), host } })
   }
 
   /**
@@ -149,7 +132,7 @@ export class ToolResultPruner extends Service {
 export function planLines(text: string, options: PlanOptions = {}): LinePlan {
   const { spans, command, task, ...config } = options
   const resolved = resolveConfig({ strategy: 'lines', ...config })
-  return new NativePruner(resolved, nativePolicy(resolved)).plan(text, spans, command, task)
+  return new NativePruner(resolved).plan(text, spans, command, task)
 }
 
 export default ToolResultPruner

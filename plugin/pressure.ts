@@ -8,16 +8,15 @@
  * else the `contextWindow` key. The ratio is the compaction service's
  * (compaction-basic's `modelPolicies` entry for the routed provider and
  * model, else its `thresholdRatio`), else the `thresholdRatio` key, else
- * compaction-basic's default, 0.8.
+ * compaction-basic's default (the key table's fallback for it).
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session } from '@deepseek-ai/dsh-session'
-import type { SessionPressure } from '../index.js'
+import { configKeys, type SessionPressure } from '../index.js'
 import type { ResolvedConfig } from './types.js'
 
-/** compaction-basic's `DEFAULT_THRESHOLD_RATIO`. */
-export const DEFAULT_THRESHOLD_RATIO = 0.8
-
+/** compaction-basic's `DEFAULT_THRESHOLD_RATIO`: the key table's fallback for `thresholdRatio`. */
+const DEFAULT_THRESHOLD_RATIO: number = configKeys().find((k) => k.name === 'thresholdRatio')!.fallback!
 
 interface ModelPolicy {
   provider?: unknown

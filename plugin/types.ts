@@ -1,10 +1,9 @@
 /**
  * The package's public types: the native addon's, as napi-rs generates them
  * from the Rust binding into `index.d.ts` (the one place they are written),
- * under upstream's names; and the session policy's resolved keys, which
- * `./policy.ts` resolves.
+ * under upstream's names.
  */
-import type { ResolvedConfig as ResolvedBudgets, ToolResultPruneConfig } from '../index.js'
+import type { ResolvedConfig, ToolResultPruneConfig } from '../index.js'
 
 export type {
   CommandKind,
@@ -13,6 +12,7 @@ export type {
   PrunedEntry,
   PruneOptions,
   PruneResult,
+  ResolvedConfig,
   StrategyName as PruneStrategy,
   TextKind,
   TextPage,
@@ -21,18 +21,7 @@ export type {
 } from '../index.js'
 
 /** A resolved tool rule: never pruned, or pruned with its own resolved budgets. */
-export type ResolvedToolRule = { readonly prune: false } | ({ readonly prune: true } & ResolvedBudgets)
-
-/** The session policy's keys as resolved: each present only when given. */
-export interface ResolvedPolicy {
-  readonly recentTokens?: number
-  readonly contextWindow?: number
-  readonly thresholdRatio?: number
-  readonly tools?: Readonly<Record<string, ResolvedToolRule>>
-}
-
-/** Validated, detached, frozen pruning configuration: the budgets and the policy. */
-export type ResolvedConfig = ResolvedBudgets & ResolvedPolicy
+export type ResolvedToolRule = NonNullable<ResolvedConfig['tools']>[string]
 
 /** Options of `planLines`: the plugin's config keys, keep-spans and the command. */
 export interface PlanOptions extends ToolResultPruneConfig {

@@ -1,4 +1,5 @@
-//! Budgets, their defaults and the fixed marker: each written here once.
+//! Budgets, their defaults and the fixed marker: each written here once;
+//! the config's keys, one table ([`KEYS`]), and their resolution.
 //!
 //! A [`Budgets`] value can only be built valid: the threshold is positive and
 //! `head + marker + tail <= threshold`, so every over-budget text can be cut
@@ -8,13 +9,19 @@
 //! config and the command line use them from there.
 
 mod js_number;
+mod keys;
+mod object;
+mod policy_keys;
 mod resolve;
 
 use std::fmt;
 
 pub use js_number::js_number;
+pub use keys::{DEFAULT_THRESHOLD_RATIO, Flag, KEYS, Key, KeyDefault, KeySpec, Range, Scope, StrategyName};
+pub use object::{Resolved, resolve_object};
+pub use policy_keys::{PRUNE_KEY, ResolvedPolicy, ToolRule};
 pub use resolve::{
-    ConfigError, ConfigValue, ConfigValues, ErrorKind, Key, POLICY_KEYS, Raw, ResolvedConfig, StrategyName, check_keys,
+    ConfigError, ConfigObject, ConfigValue, ConfigValues, ErrorKind, Failure, Raw, ResolvedConfig, check_keys,
     not_an_object, resolve,
 };
 

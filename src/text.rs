@@ -165,5 +165,40 @@ pub fn utf16(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
 }
 
+/// One unit as `JSON.stringify` writes it inside a string, where it is not
+/// half of a surrogate pair: a quote, a backslash or a control character
+/// escaped, a lone surrogate as `\udxxx`, any other unit as it is.
+pub fn json_escaped(unit: u16) -> Vec<u16> {
+    match unit {
+        0x22 => utf16("\\\""),
+        0x5C => utf16("\\\\"),
+        0x08 => utf16("\\b"),
+        0x09 => utf16("\\t"),
+        0x0A => utf16("\\n"),
+        0x0C => utf16("\\f"),
+        0x0D => utf16("\\r"),
+        u if u < 0x20 || (0xD800..0xE000).contains(&u) => utf16(&format!("\\u{u:04x}")),
+        u => vec![u],
+    }
+}
+
+/// `units` as `JSON.stringify` writes a string: quoted, each unit as
+/// [`json_escaped`] writes it and each surrogate pair as it is.
+pub fn json_quoted(units: &[u16]) -> Vec<u16> {
+    let mut out = vec![u16::from(b'"')];
+    let mut i = 0;
+    while i < units.len() {
+        if is_high_surrogate(units[i]) && units.get(i + 1).is_some_and(|&u| is_low_surrogate(u)) {
+            out.extend_from_slice(&units[i..i + 2]);
+            i += 2;
+        } else {
+            out.extend(json_escaped(units[i]));
+            i += 1;
+        }
+    }
+    out.push(u16::from(b'"'));
+    out
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,14 +5,14 @@
 use std::collections::HashMap;
 
 use napi::bindgen_prelude::{JsObjectValue, KeyCollectionMode, KeyConversion, KeyFilter, Object, Unknown};
-use napi::{Env, Result, ValueType};
+use napi::{Env, JsValue, Result, ValueType};
 use napi_derive::napi;
 
 use super::raw::{Thrown, describe, string_units, throw_utf16};
 use super::resolved_config::ResolvedConfig;
 use super::strategy_name::StrategyName;
 use super::values::{as_object, number};
-use crate::config::{self, ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw};
+use crate::config::{self, ConfigError, ConfigObject, ConfigValue, ErrorKind, Failure, Raw, Resolved};
 
 /// Character-budget policy and strategy: upstream's three keys, this
 /// package's four, and the session policy's four. Every key is optional; see `ResolvedConfig` for what
@@ -22,13 +22,13 @@ use crate::config::{self, ConfigError, ConfigValue, ConfigValues, ErrorKind, Raw
 #[napi(object, object_to_js = false, object_from_js = false)]
 pub struct ToolResultPruneConfig {
     /// Prune when total text exceeds this many Unicode code points. Defaults
-    /// to `DEFAULT_THRESHOLD_CHARS` (upstream's).
+    /// to upstream's (every default is in `configKeys()`).
     pub threshold_chars: Option<f64>,
     /// Maximum leading Unicode code points retained (head/tail; the head
-    /// share of cut lines). Defaults to `DEFAULT_HEAD_CHARS`.
+    /// share of cut lines). Defaults to upstream's.
     pub head_chars: Option<f64>,
     /// Maximum trailing Unicode code points retained (head/tail; the tail
-    /// share of cut lines). Defaults to `DEFAULT_TAIL_CHARS`.
+    /// share of cut lines). Defaults to upstream's.
     pub tail_chars: Option<f64>,
     /// `'head-tail'` (upstream's rule, the default) or `'lines'`.
     pub strategy: Option<StrategyName>,
@@ -36,11 +36,9 @@ pub struct ToolResultPruneConfig {
     /// `headChars + PRUNE_MARKER_LEN + tailChars`, what head/tail keeps; at
     /// most `thresholdChars`.
     pub keep_chars: Option<f64>,
-    /// Lines mode: neighbours kept on each side of a kept line. Defaults to
-    /// `DEFAULT_CONTEXT_LINES`.
+    /// Lines mode: neighbours kept on each side of a kept line.
     pub context_lines: Option<f64>,
-    /// Lines mode: lines kept at the start and at the end. Defaults to
-    /// `DEFAULT_EDGE_LINES`.
+    /// Lines mode: lines kept at the start and at the end.
     pub edge_lines: Option<f64>,
     /// Session policy: meter tokens of the newest over-threshold tool results
     /// the model has not read that `pruneSession` leaves whole while pruning
@@ -51,7 +49,7 @@ pub struct ToolResultPruneConfig {
     /// request did not record one.
     pub context_window: Option<f64>,
     /// Session policy: the compaction threshold ratio when the compaction
-    /// service's cannot be read. Defaults to compaction-basic's, `0.8`.
+    /// service's cannot be read. Absent: compaction-basic's default.
     pub threshold_ratio: Option<f64>,
     /// Session policy: per-tool rules, by tool name. `tool_result_retrieve`
     /// results are never pruned.
@@ -82,9 +80,10 @@ pub struct ToolRuleConfig {
 }
 
 /// Resolves and validates a config as upstream does (its keys, defaults,
-/// conditions and messages), with this package's four keys: a `TypeError`
-/// for an unknown key or a value of the wrong type, a `RangeError` for a
-/// number out of range. The result is detached from `config`.
+/// conditions and messages), with this package's keys (the session
+/// policy's too): a `TypeError` for an unknown key or a value of the wrong
+/// type, a `RangeError` for a number out of range. The result is detached
+/// from `config`; a policy key not given is absent from it.
 #[napi(catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
 pub fn resolve_config(env: Env, config: Unknown) -> Result<ResolvedConfig> {
     resolved(&env, &config).map(ResolvedConfig::from)
@@ -93,7 +92,7 @@ pub fn resolve_config(env: Env, config: Unknown) -> Result<ResolvedConfig> {
 /// The core's config from a JS one (`undefined`, or no argument, is `{}`;
 /// `null` is refused, as upstream's `Object.keys(null)` refuses it); the
 /// errors thrown. (A napi-rs `Option` would take `null` for `undefined`.)
-pub fn resolved(env: &Env, config: &Unknown<'_>) -> Result<config::ResolvedConfig> {
+pub fn resolved(env: &Env, config: &Unknown<'_>) -> Result<Resolved> {
     let thrown = |e: ConfigError| {
         let kind = match e.kind {
             ErrorKind::Type => Thrown::Type,
@@ -101,21 +100,16 @@ pub fn resolved(env: &Env, config: &Unknown<'_>) -> Result<config::ResolvedConfi
         };
         throw_utf16(env, kind, &e.message)
     };
-    if config.get_type()? == ValueType::Undefined {
-        let values = ConfigValues::read(|_| Ok::<_, napi::Error>(JsConfigValue::absent(env)))?;
-        return config::resolve(&values).map_err(thrown);
-    }
     // `typeof config === 'object'`, `null` excluded: a function is refused.
     let object = match config.get_type()? {
+        ValueType::Undefined => Object::new(env)?,
         ValueType::Object => as_object(config)?.expect("an object"),
         _ => return Err(thrown(config::not_an_object(&describe(env, config)))),
     };
-    config::check_keys(&own_keys(&object)?).map_err(thrown)?;
-    let values = ConfigValues::read(|key| {
-        let value: Unknown = object.get_named_property_unchecked(key.name())?;
-        JsConfigValue::new(env, value)
-    })?;
-    config::resolve(&values).map_err(thrown)
+    config::resolve_object(&JsConfigObject { env, object }).map_err(|failure| match failure {
+        Failure::Refused(e) => thrown(e),
+        Failure::Read(e) => e,
+    })
 }
 
 /// `Object.keys(object)`: its own enumerable string keys, in order.
@@ -136,34 +130,61 @@ fn own_keys(object: &Object<'_>) -> Result<Vec<Vec<u16>>> {
     Ok(out)
 }
 
+/// A JS object the core reads a config (or its rules) from.
+struct JsConfigObject<'a, 'env> {
+    env: &'a Env,
+    object: Object<'env>,
+}
+
+impl<'a, 'env> ConfigObject for JsConfigObject<'a, 'env> {
+    type Value = JsConfigValue<'a, 'env>;
+    type Error = napi::Error;
+
+    fn keys(&self) -> Result<Vec<Vec<u16>>> {
+        own_keys(&self.object)
+    }
+
+    fn get(&self, key: &[u16]) -> Result<Self::Value> {
+        let value: Unknown<'env> = self.object.get_property(self.env.create_string_utf16(key)?)?;
+        JsConfigValue::new(self.env, value)
+    }
+
+    fn object(&self, value: &Self::Value) -> Option<Self> {
+        let object = Object::from_raw(value.value.value().env, value.value.raw());
+        matches!(value.raw, Read::Object).then_some(JsConfigObject { env: self.env, object })
+    }
+}
+
 /// A JS config value, read once: its type and number or code units.
 struct JsConfigValue<'a, 'env> {
     env: &'a Env,
-    value: Option<Unknown<'env>>,
+    value: Unknown<'env>,
     raw: Read,
 }
 
 /// What a value is, read from JS.
 enum Read {
     Absent,
+    Null,
     Number(f64),
     Text(Vec<u16>),
+    Bool(bool),
+    Object,
     Other,
 }
 
 impl<'a, 'env> JsConfigValue<'a, 'env> {
-    fn absent(env: &'a Env) -> Self {
-        JsConfigValue { env, value: None, raw: Read::Absent }
-    }
-
     fn new(env: &'a Env, value: Unknown<'env>) -> Result<Self> {
         let raw = match value.get_type()? {
-            ValueType::Undefined | ValueType::Null => Read::Absent,
+            ValueType::Undefined => Read::Absent,
+            ValueType::Null => Read::Null,
             ValueType::Number => Read::Number(number(&value)?.expect("a number")),
             ValueType::String => Read::Text(string_units(&value)?),
+            ValueType::Boolean => Read::Bool(value.coerce_to_bool()?),
+            ValueType::Object if !value.is_array()? => Read::Object,
             _ => Read::Other,
         };
-        Ok(JsConfigValue { env, value: Some(value), raw })
+        Ok(JsConfigValue { env, value, raw })
     }
 }
 
@@ -171,13 +192,16 @@ impl ConfigValue for JsConfigValue<'_, '_> {
     fn raw(&self) -> Raw<'_> {
         match &self.raw {
             Read::Absent => Raw::Absent,
+            Read::Null => Raw::Null,
             Read::Number(n) => Raw::Number(*n),
             Read::Text(units) => Raw::Text(units),
+            Read::Bool(b) => Raw::Bool(*b),
+            Read::Object => Raw::Object,
             Read::Other => Raw::Other,
         }
     }
 
     fn describe(&self) -> Vec<u16> {
-        self.value.as_ref().map(|v| describe(self.env, v)).unwrap_or_default()
+        describe(self.env, &self.value)
     }
 }

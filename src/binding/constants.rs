@@ -11,21 +11,6 @@ pub const PRUNE_MARKER: &str = config::PRUNE_MARKER;
 /// Length of `PRUNE_MARKER` in code points (and UTF-16 units: it is ASCII).
 #[napi]
 pub const PRUNE_MARKER_LEN: u32 = config::PRUNE_MARKER_LEN as u32;
-/// Default `thresholdChars` (upstream's).
-#[napi]
-pub const DEFAULT_THRESHOLD_CHARS: u32 = config::DEFAULT_THRESHOLD_CHARS;
-/// Default `headChars` (upstream's).
-#[napi]
-pub const DEFAULT_HEAD_CHARS: u32 = config::DEFAULT_HEAD_CHARS;
-/// Default `tailChars` (upstream's).
-#[napi]
-pub const DEFAULT_TAIL_CHARS: u32 = config::DEFAULT_TAIL_CHARS;
-/// Default `contextLines`.
-#[napi]
-pub const DEFAULT_CONTEXT_LINES: u32 = config::DEFAULT_CONTEXT_LINES;
-/// Default `edgeLines`.
-#[napi]
-pub const DEFAULT_EDGE_LINES: u32 = config::DEFAULT_EDGE_LINES;
 /// Hex digits in a retrieval hash (lowercase; `findHash` finds one in text).
 #[napi]
 pub const HASH_LEN: u32 = hash::HASH_LEN as u32;
@@ -36,9 +21,3 @@ pub const SEARCH_CONTEXT: u32 = pages::SEARCH_CONTEXT as u32;
 /// decompressed log); see the core's `zstd::MAX_INPUT_BYTES`.
 #[napi]
 pub const MAX_INPUT_BYTES: u32 = zstd::MAX_INPUT_BYTES as u32;
-/// The budget keys a config (and a tool rule) may give, in the order the
-/// allowed list names them.
-#[napi]
-pub fn budget_keys() -> Vec<&'static str> {
-    config::Key::ALL.iter().map(|k| k.name()).collect()
-}

@@ -26,6 +26,7 @@ mod dsh;
 // Exports: constants, functions and the pruner class.
 mod command_kind;
 mod config;
+mod config_key;
 mod constants;
 mod policy;
 mod pruner;

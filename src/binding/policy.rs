@@ -1,5 +1,6 @@
-//! The session policy's glue: the rules and the pressure reading in, and
-//! the calls and prices a policy pass reads from a dsh `Session`. What a
+//! The session policy's glue: the resolved policy keys and the pressure
+//! reading in, and the calls and prices a policy pass reads from a dsh
+//! `Session`. What a
 //! pass does is [`crate::policy`]'s; its result is [`PruneResult`]'s.
 //!
 //! A result's call is the `tool/call` event `{ data: { callId, name,
@@ -13,47 +14,20 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::{JsObjectValue, Unknown, Utf16String};
-use napi::{Env, JsValue, Result};
+use napi::bindgen_prelude::{JsObjectValue, Unknown};
+use napi::{JsValue, Result};
 use napi_derive::napi;
 
-use super::config::resolved;
 use super::dsh::session::{JsContent, JsPruneLog};
 use super::dsh::{ASSISTANT_MESSAGE, TOOL_CALL, USER_MESSAGE};
 use super::dsh::{as_seq, has_type};
 use super::values::type_error;
-use super::values::{
-    array_of, as_object, call_method, get, number, range_error, safe_count, spread_with, string_units,
-};
-use crate::config::js_number;
+use super::values::{array_of, as_object, call_method, get, number, safe_count, spread_with, string_units};
+use crate::config::{ResolvedPolicy, ToolRule};
 use crate::content::Pruned;
 use crate::policy::{Call, CallLog, Policy, Pressure, Rule};
 use crate::session::Seq;
 use crate::strategy::{Pruner, Strategy};
-
-/// The session policy a pruner applies: `recentTokens` and the per-tool
-/// rules, as the plugin resolved them (`nativePolicy`).
-#[napi(object, object_to_js = false)]
-pub struct PolicyOptions<'env> {
-    /// Meter tokens of the newest over-threshold results, not yet read by
-    /// the model, that `pruneSession` leaves whole while the others relieve
-    /// the pressure.
-    pub recent_tokens: Option<f64>,
-    /// Per-tool rules.
-    pub tools: Option<Vec<ToolRule<'env>>>,
-}
-
-/// One tool's rule.
-#[napi(object, object_to_js = false)]
-pub struct ToolRule<'env> {
-    /// The tool's name (exact: read as the JS string it is).
-    #[napi(ts_type = "string")]
-    pub name: Utf16String,
-    /// Its budgets and strategy, a config as `resolveConfig` takes it;
-    /// absent: its results are never pruned.
-    #[napi(ts_type = "ToolResultPruneConfig")]
-    pub config: Option<Unknown<'env>>,
-}
 
 /// The host's pressure when `pruneSession` was called, in the meter's tokens.
 #[napi(object, object_to_js = false)]
@@ -74,30 +48,26 @@ impl SessionPressure {
     }
 }
 
-/// The policy of a pruner whose default is `pruner`: `None` unless a key
-/// asks for one or lines mode names kinds by the call. A rule's config is
-/// resolved as the constructor's is, with the same errors.
-pub fn policy(env: &Env, pruner: Pruner, options: Option<PolicyOptions<'_>>) -> Result<Option<Policy>> {
-    let options = options.unwrap_or(PolicyOptions { recent_tokens: None, tools: None });
-    let recent_tokens = match options.recent_tokens {
-        Some(n) => Some(safe_count(n).ok_or_else(|| {
-            range_error(
-                env,
-                &format!("NativePruner: policy.recentTokens ({}) must be a non-negative integer", js_number(n)),
-            )
-        })?),
-        None => None,
-    };
-    let mut tools = Vec::new();
-    for rule in options.tools.into_iter().flatten() {
-        let as_rule = match &rule.config {
-            Some(config) => Rule::Prune(Pruner::from(&resolved(env, config)?)),
-            None => Rule::Keep,
-        };
-        tools.push((rule.name.to_vec(), as_rule));
-    }
+/// The policy of a pruner whose default is `pruner`, from the config's
+/// resolved policy keys: `None` unless a key asks for one or lines mode
+/// names kinds by the call. A `recentTokens` past 2^64 is as good as no
+/// bound; it saturates.
+pub fn policy(pruner: Pruner, resolved: &ResolvedPolicy) -> Option<Policy> {
+    // A non-negative integer: the cast is exact below 2^64 and saturates above.
+    let recent_tokens = resolved.recent_tokens.map(|n| n as u64);
+    let tools: Vec<(Vec<u16>, Rule)> = resolved
+        .tools
+        .iter()
+        .map(|(name, rule)| {
+            let rule = match rule {
+                ToolRule::Prune(config) => Rule::Prune(Pruner::from(config)),
+                ToolRule::Keep => Rule::Keep,
+            };
+            (name.clone(), rule)
+        })
+        .collect();
     let wanted = recent_tokens.is_some() || !tools.is_empty() || matches!(pruner.strategy, Strategy::Lines(_));
-    Ok(wanted.then_some(Policy { default: pruner, tools, recent_tokens }))
+    wanted.then_some(Policy { default: pruner, tools, recent_tokens })
 }
 
 impl<'env> JsPruneLog<'env> {

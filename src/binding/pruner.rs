@@ -15,7 +15,7 @@ use super::dsh::session::JsPruneLog;
 use super::dsh::types::ContentBlock;
 use super::explained_line::ExplainedLine;
 use super::line_plan::LinePlan;
-use super::policy::{self, PolicyOptions, SessionPressure};
+use super::policy::{self, SessionPressure};
 use super::prune_result::PruneResult;
 use super::text_kind::TextKind;
 use super::values::{array_len, get, number, object, safe_count, string_arg, type_error};
@@ -51,12 +51,12 @@ pub struct NativePruner {
 #[napi]
 impl NativePruner {
     /// A pruner for `config`, resolved and validated as `resolveConfig`
-    /// does (the same errors), under the session `policy` the plugin
-    /// resolved from the same config.
-    #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig, policy?: PolicyOptions")]
-    pub fn new(env: Env, config: Unknown, policy: Option<PolicyOptions>) -> Result<Self> {
-        let pruner = Pruner::from(&resolved(&env, &config)?);
-        Ok(NativePruner { pruner, policy: policy::policy(&env, pruner, policy)? })
+    /// does (the same errors), under the session policy its keys give.
+    #[napi(constructor, catch_unwind, ts_args_type = "config?: ToolResultPruneConfig")]
+    pub fn new(env: Env, config: Unknown) -> Result<Self> {
+        let resolved = resolved(&env, &config)?;
+        let pruner = Pruner::from(&resolved.config);
+        Ok(NativePruner { pruner, policy: policy::policy(pruner, &resolved.policy) })
     }
 
     /// Code points of the text blocks.

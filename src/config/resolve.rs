@@ -1,7 +1,8 @@
-//! A caller's config resolved: upstream's keys, defaults, conditions and
-//! messages, in upstream's arithmetic, plus this package's four keys. The
-//! one place a config is validated; the plugin, the command line and the
-//! native pruner all come here (through the binding).
+//! A caller's config values resolved into a pruner's config: upstream's
+//! keys, defaults, conditions and messages, in upstream's arithmetic, plus
+//! this package's four keys of the budget and lines scopes; and what
+//! resolution reads a config through ([`ConfigValue`], [`ConfigObject`]).
+//! The policy's keys are [`super::policy_keys`]'s.
 //!
 //! Values arrive as the caller's language holds them ([`ConfigValue`]): the
 //! numbers are JavaScript's doubles, so the budget sum is a double sum, as
@@ -10,94 +11,25 @@
 //! strategy string is quoted exactly, lone surrogates included.
 
 use super::js_number::js_number;
-use super::{
-    Budgets, DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS,
-    DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER_LEN,
-};
-
-/// A config key. [`Key::ALL`] is their order: the allowed list in messages,
-/// the order values are read and checked, and the resolved config's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// `thresholdChars`: prune when the text is longer than this.
-    ThresholdChars,
-    /// `headChars`: leading code points head/tail keeps.
-    HeadChars,
-    /// `tailChars`: trailing code points head/tail keeps.
-    TailChars,
-    /// `strategy`: a [`StrategyName`].
-    Strategy,
-    /// `keepChars`: lines mode's output budget.
-    KeepChars,
-    /// `contextLines`: lines mode's neighbours of a kept line.
-    ContextLines,
-    /// `edgeLines`: lines mode's lines kept at each end.
-    EdgeLines,
-}
-
-impl Key {
-    /// Every key, upstream's three first.
-    pub const ALL: [Key; 7] = [
-        Key::ThresholdChars,
-        Key::HeadChars,
-        Key::TailChars,
-        Key::Strategy,
-        Key::KeepChars,
-        Key::ContextLines,
-        Key::EdgeLines,
-    ];
-
-    /// The key as the config spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Key::ThresholdChars => "thresholdChars",
-            Key::HeadChars => "headChars",
-            Key::TailChars => "tailChars",
-            Key::Strategy => "strategy",
-            Key::KeepChars => "keepChars",
-            Key::ContextLines => "contextLines",
-            Key::EdgeLines => "edgeLines",
-        }
-    }
-}
-
-/// The session policy's keys, after [`Key::ALL`] in the allowed list. The
-/// plugin resolves them (`plugin/policy.ts`); here they are only allowed.
-pub const POLICY_KEYS: [&str; 4] = ["recentTokens", "contextWindow", "thresholdRatio", "tools"];
-
-/// How over-budget text is cut, as the config names it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StrategyName {
-    /// `'head-tail'`: upstream's head, marker and tail (the default).
-    #[default]
-    HeadTail,
-    /// `'lines'`: failure-aware lines with retrievable markers.
-    Lines,
-}
-
-impl StrategyName {
-    /// Every strategy, the default first.
-    pub const ALL: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
-
-    /// The strategy as the config spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            StrategyName::HeadTail => "head-tail",
-            StrategyName::Lines => "lines",
-        }
-    }
-}
+use super::keys::{Key, KeyDefault, Range, Scope, StrategyName};
+use super::{Budgets, PRUNE_MARKER_LEN};
 
 /// A config value, as far as resolution looks at it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Raw<'a> {
-    /// Not given (`undefined` or `null`): the key's default.
+    /// `undefined`: not given.
     Absent,
+    /// `null`: not given for a key of the budget and lines scopes.
+    Null,
     /// A number.
     Number(f64),
     /// A string, as UTF-16.
     Text(&'a [u16]),
-    /// Anything else (a boolean, an object, a bigint, a symbol).
+    /// A boolean.
+    Bool(bool),
+    /// An object that is not an array or a function ([`ConfigObject::object`] reads it).
+    Object,
+    /// Anything else (an array, a function, a bigint, a symbol).
     Other,
 }
 
@@ -110,22 +42,59 @@ pub trait ConfigValue {
     fn describe(&self) -> Vec<u16>;
 }
 
-/// The value of every key of a config, in [`Key::ALL`] order.
+/// Whether `raw` leaves `key` not given: `undefined`, or for a key of the
+/// budget and lines scopes `null` too (upstream's `??`); a policy key given
+/// `null` is refused.
+pub(super) fn not_given(key: Key, raw: Raw<'_>) -> bool {
+    raw == Raw::Absent || (raw == Raw::Null && key.spec().scope != Scope::Policy)
+}
+
+/// A caller's object (the config, its `tools`, a rule), read key by key.
+pub trait ConfigObject: Sized {
+    /// Its values.
+    type Value: ConfigValue;
+    /// Why reading failed (a getter threw).
+    type Error;
+    /// `Object.keys(object)`: its own enumerable string keys, in order.
+    fn keys(&self) -> Result<Vec<Vec<u16>>, Self::Error>;
+    /// `object[key]`.
+    fn get(&self, key: &[u16]) -> Result<Self::Value, Self::Error>;
+    /// `value` as an object it can read, when it is a [`Raw::Object`].
+    fn object(&self, value: &Self::Value) -> Option<Self>;
+}
+
+/// Why a config read from a [`ConfigObject`] has no resolution.
+#[derive(Debug)]
+pub enum Failure<E> {
+    /// The config was refused.
+    Refused(ConfigError),
+    /// Reading it failed.
+    Read(E),
+}
+
+impl<E> From<ConfigError> for Failure<E> {
+    fn from(e: ConfigError) -> Self {
+        Failure::Refused(e)
+    }
+}
+
+/// The value of every key a pruner is made from, in [`Key::PRUNER`] order.
 #[derive(Clone, Debug)]
-pub struct ConfigValues<V>([V; 7]);
+pub struct ConfigValues<V>([V; Key::PRUNER.len()]);
 
 impl<V> ConfigValues<V> {
-    /// Reads each key's value with `read`, in [`Key::ALL`] order (the order
-    /// the caller's getters run in), stopping at the first error.
+    /// Reads each key's value with `read`, in [`Key::PRUNER`] order (the
+    /// order the caller's getters run in), stopping at the first error.
     pub fn read<E>(mut read: impl FnMut(Key) -> Result<V, E>) -> Result<Self, E> {
-        let mut values = Vec::with_capacity(Key::ALL.len());
-        for key in Key::ALL {
+        let mut values = Vec::with_capacity(Key::PRUNER.len());
+        for &key in Key::PRUNER {
             values.push(read(key)?);
         }
         Ok(ConfigValues(values.try_into().ok().expect("one value a key")))
     }
 
-    fn get(&self, key: Key) -> &V {
+    /// The value of `key`, one of [`Key::PRUNER`].
+    pub(super) fn get(&self, key: Key) -> &V {
         &self.0[key as usize]
     }
 }
@@ -157,24 +126,27 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// A message under construction, from ASCII words and the caller's UTF-16.
-struct Message(Vec<u16>);
+pub(super) struct Message(Vec<u16>);
+
+/// What every refusal's message starts with.
+pub(super) const MESSAGE_PREFIX: &str = "ToolResultPruneConfig: ";
 
 impl Message {
-    fn new() -> Self {
-        Message("ToolResultPruneConfig: ".encode_utf16().collect())
+    pub(super) fn new() -> Self {
+        Message(MESSAGE_PREFIX.encode_utf16().collect())
     }
 
-    fn say(mut self, words: &str) -> Self {
+    pub(super) fn say(mut self, words: &str) -> Self {
         self.0.extend(words.encode_utf16());
         self
     }
 
-    fn quote(mut self, units: &[u16]) -> Self {
+    pub(super) fn quote(mut self, units: &[u16]) -> Self {
         self.0.extend_from_slice(units);
         self
     }
 
-    fn error(self, kind: ErrorKind) -> ConfigError {
+    pub(super) fn error(self, kind: ErrorKind) -> ConfigError {
         ConfigError { kind, message: self.0 }
     }
 }
@@ -186,18 +158,27 @@ pub fn not_an_object(described: &[u16]) -> ConfigError {
 }
 
 /// Checks a config's own enumerable keys (`Object.keys`, in order): the
-/// first unknown one is refused, naming the allowed keys ([`Key::ALL`],
-/// then [`POLICY_KEYS`]). Resolution checks
-/// the keys before it reads any value.
+/// first unknown one is refused, naming the allowed keys ([`Key::ALL`]).
+/// Resolution checks the keys before it reads any value.
 pub fn check_keys(keys: &[Vec<u16>]) -> Result<(), ConfigError> {
-    let names = || Key::ALL.map(Key::name).into_iter().chain(POLICY_KEYS);
-    let known = |key: &[u16]| names().any(|name| name.encode_utf16().eq(key.iter().copied()));
+    check_keys_of(keys, Key::ALL.map(Key::name).into_iter(), &[])
+}
+
+/// Checks the keys of an object at `place` (empty for the config itself,
+/// `tools["bash"]: ` for a rule) against `allowed`: the first unknown one
+/// is refused, naming them.
+pub(super) fn check_keys_of<'a>(
+    keys: &[Vec<u16>],
+    allowed: impl Iterator<Item = &'a str> + Clone,
+    place: &[u16],
+) -> Result<(), ConfigError> {
+    let known = |key: &[u16]| allowed.clone().any(|name| name.encode_utf16().eq(key.iter().copied()));
     match keys.iter().find(|key| !known(key)) {
         None => Ok(()),
         Some(key) => {
-            let allowed = names().collect::<Vec<_>>().join(", ");
-            let message = Message::new().say("unknown key \"").quote(key).say("\" (allowed: ").say(&allowed).say(")");
-            Err(message.error(ErrorKind::Type))
+            let allowed = allowed.collect::<Vec<_>>().join(", ");
+            let message = Message::new().quote(place).say("unknown key \"").quote(key).say("\" (allowed: ");
+            Err(message.say(&allowed).say(")").error(ErrorKind::Type))
         }
     }
 }
@@ -226,20 +207,19 @@ pub struct ResolvedConfig {
 }
 
 /// Resolves `values` (the keys already checked): each absent key takes its
-/// default; every count must be an integer (a `TypeError` for a value that
-/// is not a number, a `RangeError` for one out of range); the strategy must
-/// be one of [`StrategyName::ALL`]; then head, marker and tail must fit the
-/// threshold, and `keepChars` (which defaults to their sum) must be from
-/// the marker's length to the threshold. The checks run in that order.
+/// default; every count must be an integer in its range (a `TypeError` for
+/// a value that is not a number, a `RangeError` for one out of range); the
+/// strategy must be one of [`StrategyName::ALL`]; then head, marker and
+/// tail must fit the threshold, and `keepChars` (which defaults to their
+/// sum) must be from the marker's length to the threshold. The checks run
+/// in that order; defaults, ranges and words are the key table's.
 pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfig, ConfigError> {
-    let positive = "a positive integer";
-    let non_negative = "a non-negative integer";
-    let threshold_chars = count(values, Key::ThresholdChars, DEFAULT_THRESHOLD_CHARS, 1.0, positive)?;
-    let head_chars = count(values, Key::HeadChars, DEFAULT_HEAD_CHARS, 0.0, non_negative)?;
-    let tail_chars = count(values, Key::TailChars, DEFAULT_TAIL_CHARS, 0.0, non_negative)?;
+    let threshold_chars = count(values, Key::ThresholdChars)?;
+    let head_chars = count(values, Key::HeadChars)?;
+    let tail_chars = count(values, Key::TailChars)?;
     let strategy = strategy(values.get(Key::Strategy))?;
-    let context_lines = count(values, Key::ContextLines, DEFAULT_CONTEXT_LINES, 0.0, non_negative)?;
-    let edge_lines = count(values, Key::EdgeLines, DEFAULT_EDGE_LINES, 0.0, non_negative)?;
+    let context_lines = count(values, Key::ContextLines)?;
+    let edge_lines = count(values, Key::EdgeLines)?;
     let marker = PRUNE_MARKER_LEN as f64;
     // Upstream's sum, in upstream's (double) arithmetic.
     let emitted = head_chars + marker + tail_chars;
@@ -249,9 +229,9 @@ pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfi
             .say(&format!("thresholdChars ({})", js_number(threshold_chars)));
         return Err(message.error(ErrorKind::Range));
     }
-    let keep_range = format!("an integer from {PRUNE_MARKER_LEN} to thresholdChars ({})", js_number(threshold_chars));
+    let keep_range = Key::KeepChars.spec().wording(threshold_chars);
     let keep_chars = match values.get(Key::KeepChars) {
-        value if value.raw() == Raw::Absent => emitted,
+        value if not_given(Key::KeepChars, value.raw()) => emitted,
         value => integer(Key::KeepChars, value, marker, &keep_range)?,
     };
     if keep_chars > threshold_chars {
@@ -261,21 +241,23 @@ pub fn resolve<V: ConfigValue>(values: &ConfigValues<V>) -> Result<ResolvedConfi
     Ok(ResolvedConfig { threshold_chars, head_chars, tail_chars, strategy, keep_chars, context_lines, edge_lines })
 }
 
-/// The count under `key`, or `default` when absent; see [`integer`].
-fn count<V: ConfigValue>(
-    values: &ConfigValues<V>,
-    key: Key,
-    default: u32,
-    min: f64,
-    what: &str,
-) -> Result<f64, ConfigError> {
+/// The count under `key`, or its default when absent; see [`integer`].
+fn count<V: ConfigValue>(values: &ConfigValues<V>, key: Key) -> Result<f64, ConfigError> {
+    let spec = key.spec();
+    let (KeyDefault::Count(default), Range::Integer { min }) = (spec.default, spec.range) else {
+        unreachable!("{} is not a count", spec.name)
+    };
     let value = values.get(key);
-    if value.raw() == Raw::Absent { Ok(f64::from(default)) } else { integer(key, value, min, what) }
+    if not_given(key, value.raw()) {
+        Ok(f64::from(default))
+    } else {
+        integer(key, value, f64::from(min), &spec.wording(f64::NAN))
+    }
 }
 
 /// `value` when it is an integer of at least `min`: otherwise a `RangeError`
 /// for a number, a `TypeError` for anything else, saying it must be `what`.
-fn integer<V: ConfigValue>(key: Key, value: &V, min: f64, what: &str) -> Result<f64, ConfigError> {
+pub(super) fn integer<V: ConfigValue>(key: Key, value: &V, min: f64, what: &str) -> Result<f64, ConfigError> {
     let raw = value.raw();
     if let Raw::Number(n) = raw
         && n.is_finite()
@@ -286,33 +268,36 @@ fn integer<V: ConfigValue>(key: Key, value: &V, min: f64, what: &str) -> Result<
         return Ok(n);
     }
     let kind = if matches!(raw, Raw::Number(_)) { ErrorKind::Range } else { ErrorKind::Type };
-    let message = Message::new().say(key.name()).say(" (").quote(&describe(value)).say(&format!(") must be {what}"));
-    Err(message.error(kind))
+    Err(must_be(&key.name().encode_utf16().collect::<Vec<_>>(), value, what, kind))
+}
+
+/// The refusal `<name> (<value>) must be <what>`.
+pub(super) fn must_be<V: ConfigValue>(name: &[u16], value: &V, what: &str, kind: ErrorKind) -> ConfigError {
+    Message::new().quote(name).say(" (").quote(&describe(value)).say(&format!(") must be {what}")).error(kind)
 }
 
 /// The strategy named by `value` (the default when absent); a `TypeError`
 /// listing the strategies for anything else.
 fn strategy<V: ConfigValue>(value: &V) -> Result<StrategyName, ConfigError> {
     let raw = value.raw();
-    if raw == Raw::Absent {
+    if not_given(Key::Strategy, raw) {
         return Ok(StrategyName::default());
     }
     let named = |s: &StrategyName| matches!(raw, Raw::Text(t) if s.name().encode_utf16().eq(t.iter().copied()));
     if let Some(found) = StrategyName::ALL.iter().find(|s| named(s)) {
         return Ok(*found);
     }
-    let names: Vec<String> = StrategyName::ALL.iter().map(|s| format!("'{}'", s.name())).collect();
-    let message = Message::new().say("strategy (").quote(&describe(value)).say(") must be ").say(&names.join(" or "));
-    Err(message.error(ErrorKind::Type))
+    let name: Vec<u16> = Key::Strategy.name().encode_utf16().collect();
+    Err(must_be(&name, value, &Key::Strategy.spec().wording(f64::NAN), ErrorKind::Type))
 }
 
 /// `${value}`: a number as JavaScript prints it, a string as it is, anything
 /// else as the caller's language says.
-fn describe<V: ConfigValue>(value: &V) -> Vec<u16> {
+pub(super) fn describe<V: ConfigValue>(value: &V) -> Vec<u16> {
     match value.raw() {
         Raw::Number(n) => js_number(n).encode_utf16().collect(),
         Raw::Text(units) => units.to_vec(),
-        Raw::Absent | Raw::Other => value.describe(),
+        Raw::Absent | Raw::Null | Raw::Bool(_) | Raw::Object | Raw::Other => value.describe(),
     }
 }
 

@@ -8,7 +8,7 @@
 //! length. [`widest`] is that bound, so the page's budget is what is left.
 
 use super::Page;
-use crate::text::{MAX_JS_STRING_UNITS, code_point_len, is_high_surrogate, is_low_surrogate, utf16};
+use crate::text::{MAX_JS_STRING_UNITS, code_point_len, is_high_surrogate, is_low_surrogate, json_escaped, utf16};
 
 /// The retrieval tool's name, as the model calls it.
 pub const TOOL_NAME: &str = "tool_result_retrieve";
@@ -84,7 +84,7 @@ pub(super) fn shown(needle: &[u16]) -> Vec<u16> {
     while i < needle.len() {
         let pair = is_high_surrogate(needle[i]) && needle.get(i + 1).is_some_and(|&u| is_low_surrogate(u));
         let (piece, width): (Vec<u16>, usize) =
-            if pair { (needle[i..i + 2].to_vec(), 2) } else { (escape(needle[i]), 1) };
+            if pair { (needle[i..i + 2].to_vec(), 2) } else { (json_escaped(needle[i]), 1) };
         // A pair is one code point; an escape is ASCII.
         let piece_cps = if pair { 1 } else { piece.len() };
         if cps + piece_cps > SEARCH_SHOWN - 2 {
@@ -105,20 +105,4 @@ pub(super) fn shown(needle: &[u16]) -> Vec<u16> {
     out.extend(body);
     out.push(u16::from(b'"'));
     out
-}
-
-/// One unit as `JSON.stringify` writes it inside a string (not half of a pair).
-fn escape(unit: u16) -> Vec<u16> {
-    let short = |c: &str| utf16(c);
-    match unit {
-        0x22 => short("\\\""),
-        0x5C => short("\\\\"),
-        0x08 => short("\\b"),
-        0x09 => short("\\t"),
-        0x0A => short("\\n"),
-        0x0C => short("\\f"),
-        0x0D => short("\\r"),
-        u if u < 0x20 || (0xD800..0xE000).contains(&u) => utf16(&format!("\\u{u:04x}")),
-        u => vec![u],
-    }
 }
