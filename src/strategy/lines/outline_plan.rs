@@ -21,7 +21,7 @@ const LISTING_END_SHARE: f64 = 0.05;
 
 /// Most of the budget left after the ends the task's lines take, before
 /// the tiers.
-const TASK_SHARE: f64 = 0.6;
+const TASK_SHARE: f64 = 0.8;
 
 /// Lines of each outline tier kept in order before the rest is spread.
 const OUTLINE_HEAD: usize = 4;

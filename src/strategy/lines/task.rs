@@ -12,11 +12,13 @@
 //! [`Matches`] reads one output for the task's terms in one pass (a term
 //! matches where it starts a word or a `camelCase` part, so `date` is found
 //! in `parseDate` and `date_of` but not in `update`) and weighs each term by
-//! its rarity in that output, `ln(lines / lines holding it)`: a term on
-//! more than half the lines is worth nothing (`error` in a type checker's
-//! flood, the pattern of a `grep` in its own hits), a term on one line of
-//! thousands is worth the most. A line's score
-//! is the sum of the weights of the terms it holds.
+//! its rarity in that output, `ln(lines / (2 × lines holding it))`: a term
+//! on half the lines or more is worth nothing (`error` in a type checker's
+//! flood, the pattern of a `grep` in its own hits), and so is a word that
+//! opens most of the (eight or more) lines it is on, which names their
+//! shape (`commit`, `Date:`, `error:`); a term on one line of thousands is
+//! worth the most. A line's score is the sum of the weights of the terms
+//! it holds.
 //!
 //! Cost: one pass over the text, a chunk at a time (the memory is one
 //! chunk and four bytes a line), plus a step per match.
@@ -29,8 +31,15 @@ use super::index::LineIndex;
 pub const MAX_TERMS: usize = 32;
 /// Shortest part of a word that is a term (a number: three digits, `304`).
 const MIN_TERM: usize = 3;
-/// A term on more than one line in this many weighs nothing.
+/// A term on one line in this many or more weighs nothing.
 const COMMON: f64 = 2.0;
+/// What a term written as code (`parse_date`, `src/router.ts`, `TS2552`)
+/// weighs beside a word of prose as rare.
+const LITERAL: f64 = 2.0;
+/// Most indentation before a term that opens its line.
+const LEAD: usize = 16;
+/// Lines a word opens, at least, to be read as the output's shape.
+const SHAPE_LINES: usize = 8;
 /// Units narrowed and searched at a time.
 const CHUNK: usize = 1 << 16;
 
@@ -52,6 +61,10 @@ const STOP_WORDS: &[&str] = &[
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Task {
     terms: Vec<Vec<u8>>,
+    /// Whether each term is written as code writes it (a whole identifier
+    /// or path of several parts, or one holding a digit): such a term names
+    /// what was asked for more surely than a word of prose.
+    literal: Vec<bool>,
 }
 
 impl Task {
@@ -82,17 +95,18 @@ impl Task {
     }
 
     fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
-        let mut terms: Vec<Vec<u8>> = Vec::new();
+        let (mut terms, mut literal): (Vec<Vec<u8>>, Vec<bool>) = (Vec::new(), Vec::new());
         for text in texts {
             for word in text {
-                for term in terms_of(&word) {
+                for (term, whole) in terms_of(&word) {
                     if terms.len() < MAX_TERMS && !terms.contains(&term) {
+                        literal.push(whole || term.iter().any(u8::is_ascii_digit));
                         terms.push(term);
                     }
                 }
             }
         }
-        Task { terms }
+        Task { terms, literal }
     }
 
     /// Whether there is nothing to look for.
@@ -136,8 +150,8 @@ fn words(text: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
 
 /// The terms of one word: its parts (split at `_ - . / :` and where a
 /// lower-case letter meets an upper-case one), each stemmed, and the whole
-/// word when it has more than one part.
-fn terms_of(word: &[u8]) -> Vec<Vec<u8>> {
+/// word when it has more than one part (`true` beside it).
+fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut part: Vec<u8> = Vec::new();
     for (i, &b) in word.iter().enumerate() {
@@ -151,15 +165,15 @@ fn terms_of(word: &[u8]) -> Vec<Vec<u8>> {
     }
     parts.push(part);
     let parts: Vec<Vec<u8>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
-    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut out: Vec<(Vec<u8>, bool)> = Vec::new();
     if parts.len() > 1 {
-        out.push(word.to_ascii_lowercase());
+        out.push((word.to_ascii_lowercase(), true));
     }
     for p in &parts {
         let numeric = p.iter().all(u8::is_ascii_digit);
         let stop = STOP_WORDS.binary_search(&std::str::from_utf8(p).unwrap_or_default()).is_ok();
         if p.len() >= MIN_TERM && !stop && (numeric || p.iter().any(u8::is_ascii_alphabetic)) {
-            out.push(stem(p));
+            out.push((stem(p), false));
         }
     }
     out
@@ -213,6 +227,8 @@ impl Matches {
         let n = index.line_count();
         let mut masks = vec![0u32; n];
         let mut lines_with = vec![0usize; task.terms.len()];
+        // Lines a term opens (after their indentation).
+        let mut leading = vec![0usize; task.terms.len()];
         let mut steps = 0;
         let mut narrowed = Vec::with_capacity(CHUNK + longest);
         for (t, (_, text)) in index.texts.iter().enumerate() {
@@ -246,14 +262,25 @@ impl Matches {
                     if masks[k] & bit == 0 {
                         masks[k] |= bit;
                         lines_with[m.pattern().as_usize()] += 1;
+                        let start = lines.starts[line] as usize;
+                        if at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09) {
+                            leading[m.pattern().as_usize()] += 1;
+                        }
                     }
                 }
                 from = to;
             }
         }
-        let weights: Vec<f64> = lines_with
-            .iter()
-            .map(|&c| if c == 0 { 0.0 } else { ((n as f64 / c as f64) / COMMON).ln().max(0.0) })
+        let weights: Vec<f64> = (0..task.terms.len())
+            .map(|t| {
+                let c = lines_with[t];
+                // A word that opens the lines it is on names their shape
+                // (`commit`, `Date`, `error`), not what was asked for.
+                let shape =
+                    c >= SHAPE_LINES && leading[t] * 5 >= c * 4 && task.terms[t].iter().all(u8::is_ascii_alphabetic);
+                let boost = if task.literal[t] { LITERAL } else { 1.0 };
+                if c == 0 || shape { 0.0 } else { ((n as f64 / c as f64) / COMMON).ln().max(0.0) * boost }
+            })
             .collect();
         let weighty: u32 = weights.iter().enumerate().filter(|&(_, &w)| w > 0.0).fold(0, |m, (i, _)| m | 1 << i);
         let lines: Vec<u32> = (0..n).filter(|&k| masks[k] & weighty != 0).map(|k| k as u32).collect();
@@ -287,61 +314,14 @@ impl Matches {
         *lines = matched.into_iter().chain(rest).collect();
     }
 
-    /// The lines holding a term of weight in the order they are offered:
-    /// the highest score first, a line's score halved for each line before
-    /// it holding the same terms (so one family of lines, a directory's
-    /// files or a flood's one message, does not take the task's share from
-    /// the others); among equal scores the lower `tier` (a definition before
-    /// its uses), then the earlier. Work: `m log m` for `m` lines.
+    /// The lines holding a term of weight, the highest score first (the
+    /// lower `tier` first among equal scores, a definition before its
+    /// uses, then the earlier). Work: `m log m` for `m` lines.
     pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize) -> Vec<usize> {
-        use std::cmp::Reverse;
-        use std::collections::{BinaryHeap, HashMap};
-        // Each family (the terms a line holds), its lines in order of score.
-        let mut families: HashMap<u32, Vec<(f64, usize, usize)>> = HashMap::new();
-        for &k in &self.lines {
-            let k = k as usize;
-            families.entry(self.terms_on(k)).or_default().push((self.score(k), tier(k), k));
-        }
-        let mut families: Vec<Vec<(f64, usize, usize)>> = families.into_values().collect();
-        for f in &mut families {
-            f.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        }
-        // (score now, its tier and line reversed, family, lines taken of it).
-        type Head = (Score, Reverse<(usize, usize)>, usize, usize);
-        let head = |f: &Vec<(f64, usize, usize)>, i: usize, taken: usize| -> Head {
-            let (score, tier, k) = f[taken];
-            (Score(score * FAMILY_DECAY.powi(taken as i32)), Reverse((tier, k)), i, taken)
-        };
-        let mut heap: BinaryHeap<Head> = families.iter().enumerate().map(|(i, f)| head(f, i, 0)).collect();
-        let mut out = Vec::with_capacity(self.lines.len());
-        while let Some((_, _, i, taken)) = heap.pop() {
-            out.push(families[i][taken].2);
-            if taken + 1 < families[i].len() {
-                heap.push(head(&families[i], i, taken + 1));
-            }
-        }
-        out
-    }
-}
-
-/// What each line before it holding the same terms takes off a line's score.
-const FAMILY_DECAY: f64 = 0.8;
-
-/// A score, ordered as `f64::total_cmp` orders it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Score(f64);
-
-impl Eq for Score {}
-
-impl PartialOrd for Score {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Score {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
+        let mut ranked: Vec<(f64, usize, usize)> =
+            self.lines.iter().map(|&k| (self.score(k as usize), tier(k as usize), k as usize)).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        ranked.into_iter().map(|(_, _, k)| k).collect()
     }
 }
 

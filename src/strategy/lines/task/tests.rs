@@ -144,3 +144,33 @@ fn matching_is_linear_in_the_text_and_its_matches() {
     let m = Matches::find(&index, &rare).unwrap();
     assert!(m.steps <= 5000 * 2, "steps {}", m.steps);
 }
+
+#[test]
+fn a_word_that_opens_its_lines_names_their_shape_and_weighs_nothing() {
+    // `commit` opens 20 of 200 lines, as in a `git log`: rare enough to
+    // weigh, but it says what the lines are, not what was asked for.
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(&format!("commit {i:040x}\nAuthor: a\nDate:   today\n\n    change number {i}\n"));
+        for j in 0..5 {
+            text.push_str(&format!(" src/file{i}_{j}.rs | 2 +-\n"));
+        }
+    }
+    text.push_str("    the commit that fixed the parser\n");
+    let (_, found) = matches(&text, "which commit fixed the parser");
+    let (scores, ranked) = found.unwrap();
+    assert_eq!(scores[0], 0.0, "`commit` opening its lines weighs nothing");
+    assert_eq!(ranked, [200], "only the line with `fixed` and `parser`");
+}
+
+#[test]
+fn a_term_written_as_code_weighs_more_than_a_word_of_prose_as_rare() {
+    let mut text: String = (0..100).map(|i| format!("line {i} of filler\n")).collect();
+    text.push_str("the history of the project\n"); // 100
+    text.push_str(" .ci/run | 5 ++---\n"); // 101
+    let (_, found) = matches(&text, "the history of .ci/run");
+    let (scores, ranked) = found.unwrap();
+    // `ci/run` and its part `run` against `history`, each on one line.
+    assert!(scores[101] > 2.0 * scores[100], "{} vs {}", scores[101], scores[100]);
+    assert_eq!(ranked, [101, 100]);
+}
