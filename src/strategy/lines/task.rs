@@ -47,14 +47,15 @@ const CHUNK: usize = 1 << 16;
 const STOP_WORDS: &[&str] = &[
     "about", "above", "after", "again", "all", "also", "and", "any", "are", "because", "been", "before", "being",
     "below", "between", "both", "but", "can", "cannot", "code", "could", "did", "does", "doing", "done", "each",
-    "even", "every", "few", "file", "files", "find", "fix", "for", "from", "get", "gets", "give", "got", "had", "has",
-    "have", "having", "her", "here", "his", "how", "into", "issue", "its", "just", "know", "let", "like", "line",
-    "lines", "list", "look", "make", "many", "may", "might", "more", "most", "much", "must", "need", "needs", "not",
-    "now", "off", "once", "one", "only", "other", "our", "out", "output", "over", "please", "problem", "problems",
-    "same", "see", "seems", "should", "show", "some", "still", "such", "tell", "than", "that", "the", "their", "them",
-    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "too", "under", "until", "use",
-    "used", "very", "want", "wants", "was", "way", "were", "what", "when", "where", "which", "while", "who", "why",
-    "will", "with", "without", "work", "would", "yet", "you", "your",
+    "even", "every", "few", "file", "files", "find", "finding", "findings", "fix", "for", "from", "get", "gets",
+    "give", "got", "had", "has", "have", "having", "her", "here", "his", "how", "into", "issue", "its", "just", "know",
+    "let", "like", "line", "lines", "list", "look", "make", "many", "may", "might", "more", "most", "much", "must",
+    "need", "needs", "not", "now", "off", "once", "one", "only", "other", "our", "out", "output", "over", "please",
+    "problem", "problems", "result", "results", "rule", "rules", "same", "see", "seems", "should", "show", "some",
+    "still", "such", "tell", "than", "that", "the", "their", "them", "then", "there", "these", "they", "thing",
+    "things", "this", "those", "through", "too", "under", "until", "use", "used", "very", "want", "wants", "was",
+    "way", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "work", "would",
+    "yet", "you", "your",
 ];
 
 /// The terms of a task, lower-cased ASCII; empty when there is no task.
@@ -68,10 +69,9 @@ pub struct Task {
 }
 
 impl Task {
-    /// The terms of `texts` (the request, the call's arguments, …), in
-    /// order, each once.
+    /// The terms of the requests `texts`, in order, each once.
     pub fn new(texts: &[&[u16]]) -> Task {
-        Task::of(texts.iter().map(|t| words(t).collect()))
+        Task::of(texts.iter().map(|t| request_words(t)))
     }
 
     /// The terms of a request `task` and of the shell `command` that
@@ -91,7 +91,7 @@ impl Task {
             (None, Some(a)) => words(a).collect(),
             (None, None) => Vec::new(),
         };
-        Task::of(asked.iter().map(|t| words(t).collect()).chain([call]))
+        Task::of(asked.iter().map(|t| request_words(t)).chain([call]))
     }
 
     fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
@@ -122,14 +122,48 @@ impl Task {
 }
 
 /// The words of a shell command's arguments: after its program (the
-/// first word), without its flags (words that start with `-`).
+/// first word) and its subcommand, without its flags (words that start
+/// with `-`).
 fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     command
         .split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
         .filter(|w| !w.is_empty())
-        .skip(1)
+        .enumerate()
+        // The program, a subcommand right after it (`git log`, `ruff
+        // check`: a bare lower-case word), and the flags.
+        .filter(|(i, w)| *i > 1 || (*i == 1 && !w.iter().all(|&u| u16::from(b'a') <= u && u <= u16::from(b'z'))))
+        .map(|(_, w)| w)
         .filter(|w| w.first() != Some(&u16::from(b'-')))
         .flat_map(words)
+}
+
+/// Words that set aside what follows them in their clause ("ignore the
+/// S101 ones", "apart from the missing-annotation noise").
+const SET_ASIDE: &[&str] =
+    &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "skip", "skipping"];
+
+/// The words of a request: [`words`] of each clause (ended by `,` `;` `!`
+/// `?`, a new line, or a `.` before white space), without those after a
+/// word that sets them aside ([`SET_ASIDE`]).
+fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for at in 0..=text.len() {
+        let ends = at == text.len()
+            || matches!(text[at], 0x2C | 0x3B | 0x21 | 0x3F | 0x0A)
+            || (text[at] == 0x2E && text.get(at + 1).is_none_or(|&u| u == 0x20 || u == 0x0A || u == 0x09));
+        if ends {
+            for word in words(&text[from..at]) {
+                let lower = word.to_ascii_lowercase();
+                if SET_ASIDE.iter().any(|w| w.as_bytes() == lower.as_slice()) {
+                    break;
+                }
+                out.push(word);
+            }
+            from = at + 1;
+        }
+    }
+    out
 }
 
 /// The words of `text`: runs of ASCII letters, digits, `_`, `-`, `.`,

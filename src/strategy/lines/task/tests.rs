@@ -174,3 +174,28 @@ fn a_term_written_as_code_weighs_more_than_a_word_of_prose_as_rare() {
     assert!(scores[101] > 2.0 * scores[100], "{} vs {}", scores[101], scores[100]);
     assert_eq!(ranked, [101, 100]);
 }
+
+#[test]
+fn words_a_request_sets_aside_are_no_terms() {
+    // The clause after "ignore" / "apart from" names what is not wanted.
+    assert_eq!(
+        terms("Ignore the assert ones (S101); which other S-rule findings are there in cli.py?"),
+        ["s-rule", "cli.py", "cli"]
+    );
+    assert_eq!(
+        terms("Apart from the missing-annotation noise, mypy reports None problems."),
+        ["mypy", "report", "none"]
+    );
+    // The `.` of `models.py` ends no clause; the `,` does.
+    assert_eq!(terms("except in models.py, parse_date fails"), ["parse_date", "parse", "date", "fail"]);
+}
+
+#[test]
+fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
+    let asked = |command: &str| -> Vec<String> {
+        Task::asked(&utf16(""), Some(&utf16(command))).terms().map(str::to_owned).collect()
+    };
+    assert_eq!(asked("git log --stat -- src/x.py"), ["src/x.py", "src"]);
+    assert_eq!(asked("pytest -k test_parse_date"), ["test_parse_date", "test", "parse", "date"]);
+    assert_eq!(asked("grep -rn req lib/"), ["req", "lib"]);
+}
