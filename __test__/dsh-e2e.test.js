@@ -18,6 +18,8 @@ import { dsh, installDsh, writeHomePatch } from './support/dsh-cli.js'
 import { sha24 } from './support/lines.js'
 import { isConversation, startMockDeepSeek, toolMessages } from './support/mock-deepseek.js'
 import { cleanEnv, rehearseRelease } from './support/release.js'
+import { readSessionLog } from '../cli/session-log.js'
+import { Ours, Session, pruner } from './support/dsh.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 // dsh's pnpm reads npm's settings from the environment first: those `npm run` exports
@@ -216,6 +218,19 @@ describe('the real dsh CLI', { skip }, () => {
     assert.doesNotMatch(dump.stdout, /name: tool-result-pruner\n/)
     assert.match(dump.stdout, /- id: tool-result-pruner\n {2}name: '@deepseek-ai\/dsh-compaction-tool-result-pruner'\n(?: {4}.*\n| {2}config:\n)*(?! {2}disabled)/)
     assert.doesNotMatch(dump.stdout, /dsh-compaction-tool-result-pruner'\n(?: {2}.*\n)* {2}disabled: true/)
+  })
+
+  test('lines mode reads the task from the session dsh wrote: the request and the call', async () => {
+    // dsh's own log of the run with upstream's pruner, up to its first prune:
+    // the request, the model's call of `cat build.log` and its whole result.
+    const log = readSessionLog(runs.upstream.log.file)
+    const firstPrune = log.events.findIndex((e) => e.type === 'compaction/prune')
+    assert.ok(firstPrune > 0, 'upstream pruned the log')
+    const session = Session.create(log.header.id, log.events.slice(0, firstPrune), log.header)
+    const p = await pruner(Ours, { strategy: 'lines' })
+    const [entry] = p.pruneSession(session).pruned
+    // "Read build.log and tell me why the build failed" (then the model's words and the command's argument).
+    assert.deepEqual(entry.taskWords.slice(0, 5), ['read', 'build.log', 'build', 'log', 'fail'])
   })
 
   test('the CLI\'s session and retrieve work on the .jsonl.zstd log dsh wrote', () => {

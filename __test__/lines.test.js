@@ -14,6 +14,32 @@ import { evaluate, loadCases, manifest } from '../scripts/recall.js'
 import { evaluateTasks, loadTaskCases } from '../scripts/task-recall.js'
 
 describe('line plan functions', () => {
+  test('pruneContent\'s options: the command and the task rank lines mode\'s cut; head-tail ignores them; a bad one is a TypeError naming it', async () => {
+    const source = Array.from({ length: 600 }, (_, i) =>
+      i === 300 ? '    fn parse_date_iso(s: &str) -> Day { day_of(s, 10) }\n' : `    fn helper_${i}(x: u32) -> u32 { x + ${i} }\n`,
+    ).join('')
+    const blocks = [{ type: 'text', text: source }]
+    const lines = await pruner(Ours, { strategy: 'lines' })
+    const options = { command: 'cat src/calendar.rs', task: 'parse_date_iso is off by one day' }
+    const asked = lines.pruneContent(blocks, options)[0].text
+    assert.match(asked, /fn parse_date_iso/)
+    // The plan planLines makes for the same text, command and task.
+    assert.equal(asked, trp.planLines(source, options).content)
+    // Without options, or with none of the task's words in the text, the cut is the task-blind one.
+    const blind = lines.pruneContent(blocks)[0].text
+    assert.doesNotMatch(blind, /fn parse_date_iso/)
+    assert.equal(lines.pruneContent(blocks, { task: 'zebra quokka' })[0].text, blind)
+    assert.equal(lines.pruneContent(blocks, {})[0].text, blind)
+    // head-tail, upstream's rule, is upstream's with or without them.
+    const headTail = await pruner(Ours, {})
+    assert.deepEqual(headTail.pruneContent(blocks, options), headTail.pruneContent(blocks))
+    // null, like undefined, is no options.
+    assert.equal(lines.pruneContent(blocks, null)[0].text, blind)
+    for (const [bad, field] of [[5, 'pruneContent: options must be an object'], ['task', 'pruneContent: options must be an object'], [{ task: 5 }, 'pruneContent: options.task must be a string'], [{ command: [] }, 'pruneContent: options.command must be a string']]) {
+      assert.throws(() => lines.pruneContent(blocks, bad), { name: 'TypeError', message: field })
+    }
+  })
+
   test('explain: failure signal across ecosystems, whole Python tracebacks, and not identifiers', () => {
     const lines = [
       'collected 3 items\n',

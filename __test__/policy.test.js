@@ -10,6 +10,7 @@ import { Context } from '@deepseek-ai/cordis'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import { Ours, Session, Upstream, appendTurn, comparable, pruner, sessionWith } from './support/dsh.js'
 import { resolveConfig } from '../lib/index.js'
+import { createAssistantMessage, createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const fixture = (path) => readFileSync(join(here, 'fixtures', path, 'raw.log'), 'utf8')
@@ -318,6 +319,23 @@ describe('the command names the kind, on a real Session', () => {
     // Words the text does not hold change nothing of the plan.
     assert.deepEqual(blind.taskWords, ['turn', 'src/calendar.rs', 'src', 'calendar'])
     assert.doesNotMatch(withoutTask, /fn parse_date_iso/)
+  })
+
+  test('the task is the user\'s own message: one a plugin adds (dsh\'s runtime context) is not read', async () => {
+    const p = await pruner(Ours, { strategy: 'lines' })
+    const source = Array.from({ length: 600 }, (_, i) => `    fn helper_${i}(x: u32) -> u32 { x + ${i} }\n`).join('')
+    const session = Session.create('injected')
+    session.append('turn/start', { turn: 1 })
+    session.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'why does helper_300 overflow' }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+    session.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'Current runtime context snapshot' }], source: { kind: 'plugin', plugin: 'runtime-context' } }), { surfaceOp: 'append' })
+    session.append('step/start', { turn: 1, step: 1 })
+    const call = { type: 'tool-call', id: 'call-1', name: 'bash', arguments: '{"command":"cat src/helpers.rs"}' }
+    session.append('assistant/message', { turn: 1, step: 1, message: createAssistantMessage({ content: [call], source: { provider: 'test', model: 'test-model' } }) }, { surfaceOp: 'append' })
+    session.append('tool/call', { turn: 1, step: 1, callId: 'call-1', name: 'bash', arguments: call.arguments })
+    session.append('tool/result', { turn: 1, step: 1, message: createToolResultMessage({ callId: 'call-1', content: text(source), isError: false }) }, { surfaceOp: 'append' })
+    const [entry] = p.pruneSession(session).pruned
+    assert.deepEqual(entry.taskWords, ['helper_300', 'helper', '300', 'overflow', 'src/helpers.rs', 'src'])
+    assert.match(session.events[entry.replacementSeq].data.message.content[0].content[0].text, /fn helper_300\(/)
   })
 
   test('planLines takes the command and says what decided', async () => {

@@ -113,6 +113,22 @@ impl<'env> JsPruneLog<'env> {
 }
 
 impl<'env> JsPruneLog<'env> {
+    /// Whether `event` is a `user/message` the user wrote (its source's
+    /// kind `user`, or no source), not one a plugin adds (dsh's runtime
+    /// context snapshot).
+    fn users_own(&self, event: &Unknown<'_>) -> Result<bool> {
+        if !has_type(event, USER_MESSAGE)? {
+            return Ok(false);
+        }
+        let Some(data) = as_object(&get(&as_object(event)?.expect("typed events are objects"), c"data")?)? else {
+            return Ok(false);
+        };
+        let Some(source) = as_object(&get(&data, c"source")?)? else { return Ok(true) };
+        let kind = get(&source, c"kind")?;
+        Ok(kind.get_type()? == napi::ValueType::Undefined
+            || string_units(&kind)?.is_some_and(|k| k == "user".encode_utf16().collect::<Vec<u16>>()))
+    }
+
     /// The texts of the newest user message `user` and of the model's
     /// newest message `model` when it answers that request (the step that
     /// made the call).
@@ -169,7 +185,7 @@ impl<'env> CallLog for JsPruneLog<'env> {
                 if model.is_none() && has_type(&event, ASSISTANT_MESSAGE)? {
                     model = Some(back);
                 }
-                if has_type(&event, USER_MESSAGE)? {
+                if self.users_own(&event)? {
                     user = Some(back);
                     break;
                 }
@@ -178,7 +194,7 @@ impl<'env> CallLog for JsPruneLog<'env> {
         }
         while next < seq {
             if let Some(event) = self.log.event(next)? {
-                if has_type(&event, USER_MESSAGE)? {
+                if self.users_own(&event)? {
                     user = Some(next);
                 } else if has_type(&event, ASSISTANT_MESSAGE)? {
                     model = Some(next);

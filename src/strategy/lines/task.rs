@@ -21,7 +21,9 @@
 //! it holds.
 //!
 //! Cost: one pass over the text, a chunk at a time (the memory is one
-//! chunk and four bytes a line), plus a step per match.
+//! chunk and four bytes a line), plus a step per match; a term on three
+//! lines in four of the first chunk (of 64 lines at least) is the
+//! output's own vocabulary: it weighs nothing and is no longer searched.
 
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 
@@ -66,6 +68,9 @@ pub struct Task {
     /// or path of several parts, or one holding a digit): such a term names
     /// what was asked for more surely than a word of prose.
     literal: Vec<bool>,
+    /// The terms each term holds (bit `j`: term `j` is a part of it): found
+    /// where it is, they are there too.
+    implies: Vec<u32>,
 }
 
 impl Task {
@@ -95,18 +100,44 @@ impl Task {
     }
 
     fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
-        let (mut terms, mut literal): (Vec<Vec<u8>>, Vec<bool>) = (Vec::new(), Vec::new());
+        let (mut terms, mut literal, mut implies): (Vec<Vec<u8>>, Vec<bool>, Vec<u32>) =
+            (Vec::new(), Vec::new(), Vec::new());
         for text in texts {
             for word in text {
+                // The word's whole term, if it has one, holds its parts.
+                let mut whole_at = None;
                 for (term, whole) in terms_of(&word) {
-                    if terms.len() < MAX_TERMS && !terms.contains(&term) {
-                        literal.push(whole || term.iter().any(u8::is_ascii_digit));
-                        terms.push(term);
+                    let at = match terms.iter().position(|t| *t == term) {
+                        Some(at) => Some(at),
+                        None if terms.len() < MAX_TERMS => {
+                            literal.push(whole || term.iter().any(u8::is_ascii_digit));
+                            implies.push(0);
+                            terms.push(term);
+                            Some(terms.len() - 1)
+                        }
+                        None => None,
+                    };
+                    match (at, whole, whole_at) {
+                        (Some(at), true, _) => whole_at = Some(at),
+                        (Some(at), false, Some(w)) if at != w => implies[w] |= 1 << at,
+                        _ => {}
                     }
                 }
             }
         }
-        Task { terms, literal }
+        // A term found inside another where a word starts (`models.py` in
+        // `requests/models.py`) is found where that one is.
+        for i in 0..terms.len() {
+            for j in (0..terms.len()).filter(|&j| j != i) {
+                let (outer, inner) = (&terms[i], &terms[j]);
+                let inside = (0..outer.len().saturating_sub(inner.len()) + 1)
+                    .any(|p| outer[p..].starts_with(inner) && (p == 0 || !outer[p - 1].is_ascii_alphanumeric()));
+                if inside && inner.len() < outer.len() {
+                    implies[i] |= 1 << j;
+                }
+            }
+        }
+        Task { terms, literal, implies }
     }
 
     /// Whether there is nothing to look for.
@@ -256,7 +287,14 @@ impl Matches {
         if task.is_empty() {
             return None;
         }
-        let searcher = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&task.terms).ok()?;
+        let build = |ids: &[usize]| {
+            AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(ids.iter().map(|&i| &task.terms[i]))
+        };
+        // The terms searched for (pattern `p` is term `ids[p]`).
+        let mut ids: Vec<usize> = (0..task.terms.len()).collect();
+        let mut searcher = build(&ids).ok()?;
+        // Terms on most lines of the first chunk: the output's own words, no longer searched.
+        let mut dropped = 0u32;
         let longest = task.terms.iter().map(Vec::len).max().unwrap_or(1);
         let n = index.line_count();
         let mut masks = vec![0u32; n];
@@ -269,9 +307,8 @@ impl Matches {
             let lines = index.lines_of(t);
             let base = index.bounds[t].start;
             let mut from = 0;
-            // The line of the last match: matches come in order (but for
-            // overlapping ones, by their end), so most are found by a step
-            // forward, not a search.
+            // The line of the last match: matches come in order, so each is
+            // found by a step forward, not a search.
             let mut line = 0;
             while from < text.len() {
                 let to = (from + CHUNK).min(text.len());
@@ -279,7 +316,7 @@ impl Matches {
                 let read = &text[from..(to + longest - 1).min(text.len())];
                 narrowed.clear();
                 narrowed.extend(read.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }));
-                for m in searcher.find_overlapping_iter(&narrowed[..]) {
+                for m in searcher.find_iter(&narrowed[..]) {
                     steps += 1;
                     let at = from + m.start();
                     if at >= to || !starts_word(text, at) {
@@ -292,14 +329,32 @@ impl Matches {
                         line += 1;
                     }
                     let k = base + line;
-                    let bit = 1u32 << m.pattern().as_usize();
-                    if masks[k] & bit == 0 {
-                        masks[k] |= bit;
-                        lines_with[m.pattern().as_usize()] += 1;
-                        let start = lines.starts[line] as usize;
-                        if at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09) {
-                            leading[m.pattern().as_usize()] += 1;
+                    let term = ids[m.pattern().as_usize()];
+                    // The term, and the parts it holds (the longest match hides them).
+                    let mut new = (1u32 << term | task.implies[term]) & !masks[k];
+                    masks[k] |= new;
+                    let start = lines.starts[line] as usize;
+                    let opens = at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09);
+                    while new != 0 {
+                        let t = new.trailing_zeros() as usize;
+                        lines_with[t] += 1;
+                        leading[t] += usize::from(opens && t == term);
+                        new &= new - 1;
+                    }
+                }
+                if from == 0 && t == 0 && to < text.len() {
+                    let seen = lines.line_at(to - 1) + 1;
+                    for (i, &c) in lines_with.iter().enumerate() {
+                        if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 {
+                            dropped |= 1 << i;
                         }
+                    }
+                    if dropped != 0 {
+                        ids.retain(|&i| dropped & 1 << i == 0);
+                        if ids.is_empty() {
+                            break;
+                        }
+                        searcher = build(&ids).ok()?;
                     }
                 }
                 from = to;
@@ -307,6 +362,9 @@ impl Matches {
         }
         let weights: Vec<f64> = (0..task.terms.len())
             .map(|t| {
+                if dropped & 1 << t != 0 {
+                    return 0.0;
+                }
                 let c = lines_with[t];
                 // A word that opens the lines it is on names their shape
                 // (`commit`, `Date`, `error`), not what was asked for.

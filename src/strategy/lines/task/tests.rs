@@ -199,3 +199,38 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     assert_eq!(asked("pytest -k test_parse_date"), ["test_parse_date", "test", "parse", "date"]);
     assert_eq!(asked("grep -rn req lib/"), ["req", "lib"]);
 }
+
+#[test]
+fn a_term_inside_a_longer_one_is_found_with_it() {
+    let mut text: String = (0..100).map(|i| format!("line {i} of filler\n")).collect();
+    text.push_str("requests/models.py:549: error: Unsupported target\n"); // 100
+    text.push_str("see models.py for more\n"); // 101
+    let units = utf16(&text);
+    let blocks = [Block::Text(&units)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let task = Task::new(&[&utf16("requests/models.py models.py")]);
+    let names: Vec<&str> = task.terms().collect();
+    assert_eq!(names, ["requests/models.py", "request", "model", "models.py"]);
+    let m = Matches::find(&index, &task).unwrap();
+    // Line 100 holds all four (the longest match hides the others), line 101 two.
+    assert_eq!(m.terms_on(100), 0b1111);
+    assert_eq!(m.terms_on(101), 0b1100);
+}
+
+#[test]
+fn a_term_on_most_lines_of_the_first_chunk_is_no_longer_searched() {
+    // `alpha` on every line of the first chunk, then never: rare over the
+    // whole text, but the output's own word where it starts.
+    let mut text: String = (0..6000).map(|i| format!("alpha step {i:06}\n")).collect();
+    assert!(text.len() > CHUNK);
+    text.extend((0..200_000).map(|i| format!("beta {i:06}\n")));
+    text.push_str("gamma ray\n");
+    let units = utf16(&text);
+    let blocks = [Block::Text(&units)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let m = Matches::find(&index, &task("alpha gamma")).unwrap();
+    assert_eq!(m.score(0), 0.0);
+    assert!(m.score(index.line_count() - 1) > 0.0);
+    // Searched no more after the first chunk: its matches stop there.
+    assert!(m.steps < 6000, "{} steps", m.steps);
+}
