@@ -1,0 +1,35 @@
+// The core's word lists against their JS spellings: for every variant of
+// every list (strategies, kinds, keep reasons, line classes, fates), the
+// core's name() is the string napi-rs writes for the binding's value it
+// converts to, and the binding's type in index.d.ts has no other value.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { hooks } from './support/testing-addon.js'
+
+const LISTS = hooks.__wordLists()
+
+/** The string literals of `export type NAME = 'a' | 'b'` in index.d.ts. */
+function union(name) {
+  const types = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+  const line = types.split('\n').find((l) => l.startsWith(`export type ${name} = `))
+  assert.ok(line, `index.d.ts declares ${name}`)
+  return [...line.matchAll(/'([^']*)'/g)].map((m) => m[1])
+}
+
+const TYPES = { strategies: 'StrategyName', kinds: 'TextKind', reasons: 'KeepReason', classes: 'LineClass', fates: 'LineFate' }
+
+test('every word list is read off the core', () => {
+  assert.deepEqual(Object.keys(LISTS).sort(), Object.keys(TYPES).sort())
+})
+
+for (const [list, type] of Object.entries(TYPES)) {
+  test(`${list}: each core name is the JS string of its ${type}, and ${type} has no other`, () => {
+    const entries = LISTS[list]
+    assert.ok(entries.length >= 2, `${list} lists its variants`)
+    for (const [name, value] of entries) assert.equal(value, name, `${list}: the core's '${name}' reaches JS as '${value}'`)
+    const names = entries.map(([name]) => name)
+    assert.equal(new Set(names).size, names.length, `${list}: no spelling twice`)
+    assert.deepEqual([...union(type)].sort(), [...names].sort(), `${type} in index.d.ts: the core's names`)
+  })
+}
