@@ -5,6 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { configKeys } from '../index.js'
 import { hooks } from './support/testing-addon.js'
 
 const LISTS = hooks.__wordLists()
@@ -33,3 +34,9 @@ for (const [list, type] of Object.entries(TYPES)) {
     assert.deepEqual([...union(type)].sort(), [...names].sort(), `${type} in index.d.ts: the core's names`)
   })
 }
+
+test("the strategy key's values are the core's strategies, the default first", () => {
+  const key = configKeys().find((k) => k.range === 'strategy')
+  assert.deepEqual(key.values, LISTS.strategies.map(([name]) => name))
+  assert.equal(key.values[0], key.default)
+})

@@ -23,10 +23,3 @@ impl From<config::StrategyName> for StrategyName {
         }
     }
 }
-
-/// Every strategy the config accepts, the default first.
-#[napi]
-pub const STRATEGIES: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
-
-#[cfg(test)]
-mod tests;
