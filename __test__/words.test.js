@@ -1,11 +1,12 @@
 // The core's word lists against their JS spellings: for every variant of
 // every list (strategies, kinds, keep reasons, line classes, fates), the
 // core's name() is the string napi-rs writes for the binding's value it
-// converts to, and the binding's type in index.d.ts has no other value.
+// converts to, and the binding's type in index.d.ts has no other value;
+// each marker unit JS names is the core's unit of that name.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { configKeys } from '../index.js'
+import { configKeys, formatMarker } from '../index.js'
 import { hooks } from './support/testing-addon.js'
 
 const LISTS = hooks.__wordLists()
@@ -21,7 +22,7 @@ function union(name) {
 const TYPES = { strategies: 'StrategyName', kinds: 'TextKind', reasons: 'KeepReason', classes: 'LineClass', fates: 'LineFate' }
 
 test('every word list is read off the core', () => {
-  assert.deepEqual(Object.keys(LISTS).sort(), Object.keys(TYPES).sort())
+  assert.deepEqual(Object.keys(LISTS).sort(), [...Object.keys(TYPES), 'units'].sort())
 })
 
 for (const [list, type] of Object.entries(TYPES)) {
@@ -39,4 +40,10 @@ test("the strategy key's values are the core's strategies, the default first", (
   const key = configKeys().find((k) => k.range === 'strategy')
   assert.deepEqual(key.values, LISTS.strategies.map(([name]) => name))
   assert.equal(key.values[0], key.default)
+})
+
+test("units: each MarkerUnit is the core's unit of that name, and MarkerUnit has no other", () => {
+  const hash = '3beed198ae3c33ef1574f2c4'
+  for (const unit of union('MarkerUnit')) assert.equal(formatMarker(hash, 7, unit), `<<ccr:${hash} 7_${unit}_offloaded>>`)
+  assert.deepEqual(union('MarkerUnit').sort(), [...LISTS.units].sort())
 })

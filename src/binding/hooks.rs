@@ -13,6 +13,7 @@ use super::text_kind::TextKind;
 use crate::config;
 use crate::content::Block;
 use crate::explain::{Class, Why};
+use crate::markers::Unit;
 use crate::strategy::lines::{Fate, Kind};
 
 /// The copy limit, for benchmarks: receives every text block's string as
@@ -31,9 +32,9 @@ pub fn test_panic(message: String) -> Result<()> {
     panic!("{message}")
 }
 
-/// Every word list the core names, each entry the core's spelling beside
-/// the value the binding converts it to (as napi-rs writes it to JS): the
-/// two are the same string for every variant.
+/// Every word list the core names, each entry of a list the binding writes
+/// to JS the core's spelling beside the value the binding converts it to
+/// (as napi-rs writes it): the two are the same string for every variant.
 #[napi(object, object_from_js = false)]
 pub struct WordLists {
     /// Every [`config::StrategyName`].
@@ -46,6 +47,9 @@ pub struct WordLists {
     pub classes: Vec<(&'static str, LineClass)>,
     /// Every [`Fate`].
     pub fates: Vec<(&'static str, LineFate)>,
+    /// Every marker [`Unit`]'s name (JS names one to `formatMarker`, which
+    /// converts it to the core's).
+    pub units: Vec<&'static str>,
 }
 
 /// The core's word lists and their JS spellings (see [`WordLists`]).
@@ -63,5 +67,6 @@ pub fn word_lists() -> WordLists {
         reasons: spelled(Why::all(), Why::name),
         classes: spelled(Class::ALL, Class::name),
         fates: spelled(Fate::ALL, Fate::name),
+        units: Unit::ALL.map(Unit::name).to_vec(),
     }
 }
