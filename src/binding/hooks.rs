@@ -32,9 +32,10 @@ pub fn test_panic(message: String) -> Result<()> {
     panic!("{message}")
 }
 
-/// Every word list the core names, each entry of a list the binding writes
-/// to JS the core's spelling beside the value the binding converts it to
-/// (as napi-rs writes it): the two are the same string for every variant.
+/// Every word list the core names. A list the binding writes to JS pairs
+/// each variant's spelling in the core with the value the binding converts
+/// it to, as napi-rs writes it (the two must be the same string); `units`,
+/// which JS writes, holds the core's names alone.
 #[napi(object, object_from_js = false)]
 pub struct WordLists {
     /// Every [`config::StrategyName`].
@@ -47,8 +48,7 @@ pub struct WordLists {
     pub classes: Vec<(&'static str, LineClass)>,
     /// Every [`Fate`].
     pub fates: Vec<(&'static str, LineFate)>,
-    /// Every marker [`Unit`]'s name (JS names one to `formatMarker`, which
-    /// converts it to the core's).
+    /// Every marker [`Unit`]'s name.
     pub units: Vec<&'static str>,
 }
 
