@@ -94,6 +94,8 @@ export interface ConfigKey {
   min?: number
   /** What an absent key resolves to, where that is a constant. */
   default?: number | StrategyName
+  /** Every value a key with a list of them takes, the default first. */
+  values?: Array<StrategyName>
   /** What a reader assumes for an absent key that resolves to nothing. */
   fallback?: number
   /** The command line's flag (`threshold-chars`), for a key it takes. */
@@ -403,9 +405,6 @@ export interface SessionPressure {
 
 /** Whether `data` starts with a zstd frame (a skippable one included). */
 export declare function startsWithZstdFrame(data: Uint8Array): boolean
-
-/** Every strategy the config accepts, the default first. */
-export declare const STRATEGIES: StrategyName[]
 
 /** How over-budget text is cut. */
 export type StrategyName = 'head-tail' | 'lines'

@@ -716,7 +716,7 @@ if (!nativeBinding) {
   throw new Error(`Failed to load native binding`)
 }
 
-const { NativePruner, checkRetrievalThreshold, codePointLength, configKeys, contentHash, countMarkers, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, KeyRange, KeyScope, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, STRATEGIES, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
+const { NativePruner, checkRetrievalThreshold, codePointLength, configKeys, contentHash, countMarkers, findHash, formatMarker, HASH_LEN, isEventAt, isOriginalToolResult, isSessionHeader, KeepReason, KeyRange, KeyScope, kindOfCommand, LineClass, LineFate, MarkerUnit, MAX_INPUT_BYTES, PRUNE_MARKER, PRUNE_MARKER_LEN, resolveConfig, retrieve, RETRIEVE_TOOL_NAME, retrievePage, SEARCH_CONTEXT, startsWithZstdFrame, StrategyName, TextKind, toolCall, toolResultText, zstdCompressFrame, zstdDecompress } = nativeBinding
 export { NativePruner }
 export { checkRetrievalThreshold }
 export { codePointLength }
@@ -745,7 +745,6 @@ export { RETRIEVE_TOOL_NAME }
 export { retrievePage }
 export { SEARCH_CONTEXT }
 export { startsWithZstdFrame }
-export { STRATEGIES }
 export { StrategyName }
 export { TextKind }
 export { toolCall }

@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { node22 } from '../scripts/node22.js'
-import { zstdCompressFrame, zstdDecompress } from '../index.js'
+import { configKeys, zstdCompressFrame, zstdDecompress } from '../index.js'
 import * as trp from '../lib/index.js'
 import { Ours, Session, pruner } from './support/dsh.js'
 import { corpus, expand, markers } from './support/lines.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
+/** Every strategy, as the core's key table lists them. */
+const STRATEGIES = configKeys().find((k) => k.range === 'strategy').values
 const bin = join(here, '..', 'bin', 'tool-result-pruner.js')
 const example = join(here, '..', 'examples', 'pytest-failure.log')
 const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, maxBuffer: 64 * 2 ** 20 })
@@ -66,7 +68,7 @@ describe('pruning a file or stdin', () => {
     for (const file of [example, source]) {
       for (const flags of [['--threshold-chars', '2000', '--head-chars', '1000', '--tail-chars', '250'], ['--threshold-chars', '1000000']]) {
         const kinds = {}
-        for (const strategy of ['head-tail', 'lines']) {
+        for (const strategy of STRATEGIES) {
           const args = ['--strategy', strategy, ...flags, file]
           const r = cli(['--json', ...args])
           assert.equal(r.status, 0, r.stderr)
@@ -160,7 +162,7 @@ describe('session logs written by the real dsh persistence', () => {
   }
 
   for (const encoding of ['none', 'zstd']) {
-    for (const strategy of ['head-tail', 'lines']) {
+    for (const strategy of STRATEGIES) {
       test(`${encoding} log, ${strategy}: the table, the written log, and retrieve`, async () => {
         const file = logs[encoding]
         const out = join(work, `pruned-${encoding}-${strategy}${encoding === 'zstd' ? '.jsonl.zstd' : '.jsonl'}`)
@@ -311,7 +313,7 @@ describe('session logs written by the real dsh persistence', () => {
 test('the README\'s command-line section says what the CLI does: --json\'s keys and each exit status', () => {
   const readme = readFileSync(join(here, '..', 'README.md'), 'utf8')
   const section = readme.slice(readme.indexOf('## Command line'), readme.indexOf('\n## ', readme.indexOf('## Command line') + 1))
-  for (const strategy of ['head-tail', 'lines']) {
+  for (const strategy of STRATEGIES) {
     for (const key of Object.keys(JSON.parse(cli(['--json', '--strategy', strategy, example]).stdout))) {
       assert.ok(section.includes(`\`${key}\``), `${strategy}: --json's key ${key} is documented`)
     }

@@ -229,7 +229,7 @@ describe('the process survives', () => {
   test('the test and bench hooks are only in the testing addon, not in the published one or its types', async () => {
     const published = await import('../index.js')
     const types = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
-    for (const hook of ['__testPanic', 'receiveTexts']) {
+    for (const hook of ['__testPanic', 'receiveTexts', '__wordLists']) {
       assert.equal(typeof hooks[hook], 'function', `${hook} in the testing addon`)
       assert.equal(published[hook], undefined, `${hook} not exported`)
       assert.ok(!types.includes(hook), `${hook} not declared in index.d.ts`)

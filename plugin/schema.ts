@@ -5,7 +5,7 @@
  * range and default as the core has them.
  */
 import z from '@deepseek-ai/schemastery'
-import { type ConfigKey, configKeys, resolveConfig, STRATEGIES, type StrategyName } from '../index.js'
+import { type ConfigKey, configKeys, resolveConfig, type StrategyName } from '../index.js'
 import type { ToolResultPruneConfig } from './types.js'
 
 /** One key's schema. */
@@ -17,7 +17,7 @@ function keySchema(key: ConfigKey): z {
       return key.default === undefined ? count : count.default(key.default as number)
     }
     case 'strategy':
-      return z.union(STRATEGIES).default(key.default as StrategyName)
+      return z.union(key.values ?? []).default(key.default as StrategyName)
     case 'ratio':
       // The resolver's own check (schemastery has no bound that excludes 0), with its error.
       return z.transform(z.number(), (ratio) => resolveConfig({ [key.name]: ratio })[key.name as 'thresholdRatio'] as number, true)

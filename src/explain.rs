@@ -18,6 +18,7 @@ use crate::strategy::lines::{self, Explained, Kind, LineOptions, Reason, Task};
 use crate::strategy::{Pruner, Strategy};
 use crate::text::{code_point_len, count_newlines, is_high_surrogate, is_low_surrogate, offset_after, utf16};
 use crate::text_plan::hinted;
+use crate::words::word_enum;
 
 /// Code units a chunk of rows reaches before it is written.
 pub const CHUNK_UNITS: usize = 1 << 16;
@@ -26,40 +27,26 @@ pub const CHUNK_UNITS: usize = 1 << 16;
 /// point) to three fewer, then `...`.
 pub const ROW_LINE_UNITS: usize = 160;
 
-/// What a line carries, as one word: the strongest of its signals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// A failure or summary line whose template an earlier line already has.
-    Flood,
-    /// A pass verdict (never failure signal, whatever else it holds).
-    Pass,
-    /// A failure verdict or diagnostic.
-    Failure,
-    /// A failure word in prose.
-    Weak,
-    /// A test, build or lint summary.
-    Summary,
-    /// A stack frame.
-    Frame,
-    /// A line that explains a failure (the block under it, the lines above).
-    Cause,
-    /// Nothing of note.
-    Plain,
-}
-
-impl Class {
-    /// The class as `--explain` prints it (`""` for [`Class::Plain`]).
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Flood => "flood",
-            Class::Pass => "pass",
-            Class::Failure => "failure",
-            Class::Weak => "weak",
-            Class::Summary => "summary",
-            Class::Frame => "frame",
-            Class::Cause => "cause",
-            Class::Plain => "",
-        }
+word_enum! {
+    /// What a line carries, as one word (`--explain` prints it): the
+    /// strongest of its signals.
+    pub enum Class {
+        /// A failure or summary line whose template an earlier line already has.
+        Flood => "flood",
+        /// A pass verdict (never failure signal, whatever else it holds).
+        Pass => "pass",
+        /// A failure verdict or diagnostic.
+        Failure => "failure",
+        /// A failure word in prose.
+        Weak => "weak",
+        /// A test, build or lint summary.
+        Summary => "summary",
+        /// A stack frame.
+        Frame => "frame",
+        /// A line that explains a failure (the block under it, the lines above).
+        Cause => "cause",
+        /// Nothing of note.
+        Plain => "",
     }
 }
 
@@ -97,6 +84,11 @@ pub enum Why {
 }
 
 impl Why {
+    /// Every answer: each [`Reason`] kept, then the two dropped ones.
+    pub fn all() -> impl Iterator<Item = Why> {
+        Reason::ALL.into_iter().map(Why::Kept).chain([Why::NoRoom, Why::Nothing])
+    }
+
     /// The reason as `--explain` prints it: the [`Reason`]'s name, `no room`,
     /// or `""`.
     pub fn name(self) -> &'static str {
@@ -188,15 +180,10 @@ pub fn explain_text(pruner: &Pruner, text: &[u16], named: Option<&CallKind>, tas
     planned.then_some(out)
 }
 
-/// The words of one explained line: its class, its fate (`keep`, `cut`,
-/// `drop`) and why ([`Class::name`], [`Why::name`]).
+/// The words of one explained line: its class, its fate and why
+/// ([`Class::name`], [`Fate::name`], [`Why::name`]).
 pub fn words(line: &Explained) -> [&'static str; 3] {
-    let fate = match line.fate {
-        Fate::Keep => "keep",
-        Fate::Cut { .. } => "cut",
-        Fate::Drop => "drop",
-    };
-    [class_of(line).name(), fate, why(line).name()]
+    [class_of(line).name(), line.fate.name(), why(line).name()]
 }
 
 /// Writes the rows of `text` to `write`, chunk by chunk, and returns the

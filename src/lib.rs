@@ -28,6 +28,7 @@ pub mod strategy;
 pub mod substring;
 pub mod text;
 pub mod text_plan;
+mod words;
 #[cfg(feature = "zstd")]
 pub mod zstd;
 

@@ -14,38 +14,34 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::hash::{HASH_LEN, content_hash, is_hash};
+use crate::words::word_enum;
 
 /// How every retrieval marker begins: the one spelling of the prefix.
 pub const MARKER_OPEN: &str = "<<ccr:";
 
-/// What a marker stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Whole lines (`N_lines_offloaded`).
-    Lines,
-    /// Code points inside one line (`N_chars_offloaded`).
-    Chars,
-}
+/// How every retrieval marker ends, after `_` and its unit's name.
+const MARKER_CLOSE: &str = "_offloaded>>";
 
-impl Unit {
-    fn word(self) -> &'static str {
-        match self {
-            Unit::Lines => "_lines_offloaded>>",
-            Unit::Chars => "_chars_offloaded>>",
-        }
+word_enum! {
+    /// What a marker stands for, named as the marker writes it.
+    pub enum Unit {
+        /// Whole lines (`N_lines_offloaded`).
+        Lines => "lines",
+        /// Code points inside one line (`N_chars_offloaded`).
+        Chars => "chars",
     }
 }
 
 /// The marker for `count` dropped units of text named `hash`, without any
 /// line ending: `<<ccr:HASH N_lines_offloaded>>` or `…_chars_offloaded>>`.
 pub fn format_marker(hash: &str, count: u64, unit: Unit) -> String {
-    format!("{MARKER_OPEN}{hash} {count}{}", unit.word())
+    format!("{MARKER_OPEN}{hash} {count}_{}{MARKER_CLOSE}", unit.name())
 }
 
 /// Length in code points (= UTF-16 units, it is ASCII) of a marker.
 pub fn marker_len(count: u64, unit: Unit) -> usize {
-    // The prefix, the hash, one space, the count, the unit's word.
-    MARKER_OPEN.len() + HASH_LEN + 1 + decimal_digits(count) + unit.word().len()
+    // The prefix, the hash, one space, the count, `_`, the unit's name, the close.
+    MARKER_OPEN.len() + HASH_LEN + 1 + decimal_digits(count) + 1 + unit.name().len() + MARKER_CLOSE.len()
 }
 
 fn decimal_digits(mut n: u64) -> usize {
@@ -110,13 +106,14 @@ fn parse_marker(text: &[u16]) -> Option<(usize, String, u64, Unit)> {
     if i == digits_start || (i - digits_start > 1 && text[digits_start] == u16::from(b'0')) {
         return None;
     }
-    for unit in [Unit::Lines, Unit::Chars] {
-        let word = unit.word().as_bytes();
-        if word.iter().enumerate().all(|(k, &b)| ascii(i + k) == Some(b)) {
-            return Some((i + word.len(), hash, count, unit));
-        }
+    if ascii(i)? != b'_' {
+        return None;
     }
-    None
+    i += 1;
+    let spelled = |at: usize, word: &str| word.bytes().enumerate().all(|(k, b)| ascii(at + k) == Some(b));
+    let unit = Unit::ALL.into_iter().find(|u| spelled(i, u.name()))?;
+    i += unit.name().len();
+    spelled(i, MARKER_CLOSE).then(|| (i + MARKER_CLOSE.len(), hash, count, unit))
 }
 
 /// Undoes markers: every marker whose hash is in `recoverable` replaced

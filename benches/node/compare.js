@@ -28,7 +28,7 @@ for (const [size, points] of SIZES) {
   if (only ? size !== only : points > 1 << 20) continue
   for (const [cls, make] of Object.entries({ ...CLASSES, ...FLOODS })) {
     const blocks = make(points)
-    for (const strategy of ['head-tail', 'lines']) {
+    for (const strategy of ours.configKeys().find((k) => k.range === 'strategy').values) {
       const a = new ours.NativePruner(config(strategy))
       const b = new theirs.NativePruner(config(strategy))
       const t = race({ this: () => a.pruneContent(blocks), other: () => b.pruneContent(blocks) }, 21)

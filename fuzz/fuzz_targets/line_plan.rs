@@ -16,18 +16,10 @@ fuzz_target!(|data: &[u8]| {
     let threshold = MARK + word(data, 0) % 3000;
     let head = word(data, 2) % (threshold - MARK + 1);
     let tail = word(data, 4) % (threshold - MARK + 1 - head);
-    // A quarter of the runs plan every text as the sample says; the rest as a kind a command named.
-    let kinds = [
-        None,
-        None,
-        Some(Kind::Log),
-        Some(Kind::Code),
-        Some(Kind::Diff),
-        Some(Kind::Search),
-        Some(Kind::Json),
-        Some(Kind::Listing),
-    ];
-    let kind = kinds[usize::from(data[6] / 8) % kinds.len()];
+    // Of every (kinds + 2) runs, two plan the text as the sample says and
+    // each of the rest as one kind a command named.
+    let pick = usize::from(data[6] / 8) % (Kind::ALL.len() + 2);
+    let kind = pick.checked_sub(2).map(|i| Kind::ALL[i]);
     let options = LineOptions { context: usize::from(data[6] % 6), edge: usize::from(data[7] % 6), kind };
     let budgets = Budgets::new(threshold, head, tail).expect("valid by construction");
     // Half the runs set keepChars anywhere in its range; the rest keep head + marker + tail.

@@ -7,9 +7,9 @@ use libfuzzer_sys::fuzz_target;
 use tool_result_pruner::content::{Block, render_texts};
 use tool_result_pruner::hash::content_hash;
 use tool_result_pruner::markers::{expand, recover};
-use tool_result_pruner::strategy::lines::Kept;
 use tool_result_pruner::strategy::lines::index::LineIndex;
-use tool_result_pruner::strategy::lines::render::{Fate, render_blocks};
+use tool_result_pruner::strategy::lines::render::render_blocks;
+use tool_result_pruner::strategy::lines::{Fate, Kept};
 use tool_result_pruner::text::{is_high_surrogate, is_low_surrogate, split_lines};
 use tool_result_pruner_fuzz::units;
 

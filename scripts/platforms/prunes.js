@@ -50,7 +50,7 @@ const blocks = [
 
 const config = (strategy) => ({ thresholdChars: 4000, headChars: 2000, tailChars: 1000, strategy, contextLines: 2, edgeLines: 2 })
 const results = {}
-for (const strategy of ['head-tail', 'lines']) {
+for (const strategy of native.configKeys().find((k) => k.range === 'strategy').values) {
   const pruner = new native.NativePruner(config(strategy))
   const content = (text) => [{ type: 'text', text }]
   results[strategy] = {

@@ -25,7 +25,7 @@ pub enum KeyRange {
     Integer,
     /// An integer from `min` (the marker's length) to `thresholdChars`.
     MarkerToThreshold,
-    /// One of `STRATEGIES`.
+    /// One of the key's `values`.
     Strategy,
     /// A number greater than 0 and at most 1.
     Ratio,
@@ -46,6 +46,8 @@ pub struct ConfigKey {
     pub min: Option<u32>,
     /// What an absent key resolves to, where that is a constant.
     pub default: Option<Either<u32, StrategyName>>,
+    /// Every value a key with a list of them takes, the default first.
+    pub values: Option<Vec<StrategyName>>,
     /// What a reader assumes for an absent key that resolves to nothing.
     pub fallback: Option<f64>,
     /// The command line's flag (`threshold-chars`), for a key it takes.
@@ -58,12 +60,14 @@ pub struct ConfigKey {
 
 impl From<&KeySpec> for ConfigKey {
     fn from(spec: &KeySpec) -> Self {
-        let (range, min) = match spec.range {
-            Range::Integer { min } => (KeyRange::Integer, Some(min)),
-            Range::MarkerToThreshold => (KeyRange::MarkerToThreshold, Some(config::PRUNE_MARKER_LEN as u32)),
-            Range::Strategy => (KeyRange::Strategy, None),
-            Range::Ratio => (KeyRange::Ratio, None),
-            Range::ToolRules => (KeyRange::ToolRules, None),
+        let (range, min, values) = match spec.range {
+            Range::Integer { min } => (KeyRange::Integer, Some(min), None),
+            Range::MarkerToThreshold => (KeyRange::MarkerToThreshold, Some(config::PRUNE_MARKER_LEN as u32), None),
+            Range::Strategy => {
+                (KeyRange::Strategy, None, Some(config::StrategyName::ALL.map(StrategyName::from).to_vec()))
+            }
+            Range::Ratio => (KeyRange::Ratio, None, None),
+            Range::ToolRules => (KeyRange::ToolRules, None, None),
         };
         let (default, fallback) = match spec.default {
             KeyDefault::Count(n) => (Some(Either::A(n)), None),
@@ -82,6 +86,7 @@ impl From<&KeySpec> for ConfigKey {
             range,
             min,
             default,
+            values,
             fallback,
             flag: spec.flag.map(|_| spec.flag_name()),
             arg: spec.flag.map(|f| f.arg),

@@ -1,6 +1,7 @@
 //! `ExplainedLine`: one line of an explained plan, as `--explain` prints
 //! it, and the words for its class, fate and reason. The core decides them
-//! ([`crate::explain`]); these are their JS spellings.
+//! and names them ([`Class`], [`Fate`], [`Why`]); these are the same names
+//! as JS types.
 
 use napi_derive::napi;
 
@@ -10,74 +11,125 @@ use crate::strategy::lines::Fate;
 use crate::strategy::lines::{Explained, Reason};
 
 /// What a line carries: the strongest of its signals.
+// The core's `Class` by its names (`__test__/words.test.js` checks them).
 #[napi(string_enum = "lowercase")]
 pub enum LineClass {
-    /// A pass verdict (never failure signal, whatever else it holds).
+    /// [`Class::Pass`].
     Pass,
-    /// A failure verdict or diagnostic.
+    /// [`Class::Failure`].
     Failure,
-    /// A failure word in prose.
+    /// [`Class::Weak`].
     Weak,
-    /// A line that explains a failure.
+    /// [`Class::Cause`].
     Cause,
-    /// A test, build or lint summary.
+    /// [`Class::Summary`].
     Summary,
-    /// A stack frame.
+    /// [`Class::Frame`].
     Frame,
-    /// A failure or summary line repeating a template.
+    /// [`Class::Flood`].
     Flood,
-    /// Nothing of note.
+    /// [`Class::Plain`].
     #[napi(value = "")]
     Plain,
 }
 
+impl From<Class> for LineClass {
+    fn from(class: Class) -> Self {
+        match class {
+            Class::Flood => LineClass::Flood,
+            Class::Pass => LineClass::Pass,
+            Class::Failure => LineClass::Failure,
+            Class::Weak => LineClass::Weak,
+            Class::Summary => LineClass::Summary,
+            Class::Frame => LineClass::Frame,
+            Class::Cause => LineClass::Cause,
+            Class::Plain => LineClass::Plain,
+        }
+    }
+}
+
 /// What the plan does with a line.
+// The core's `Fate` by its names (`__test__/words.test.js` checks them).
 #[napi(string_enum = "lowercase")]
 pub enum LineFate {
-    /// Copied as it is.
+    /// [`Fate::Keep`].
     Keep,
-    /// Kept but for a middle replaced by an inline marker.
+    /// [`Fate::Cut`].
     Cut,
-    /// Part of a dropped run, behind a marker line.
+    /// [`Fate::Drop`].
     Drop,
 }
 
+impl From<Fate> for LineFate {
+    fn from(fate: Fate) -> Self {
+        match fate {
+            Fate::Keep => LineFate::Keep,
+            Fate::Cut { .. } => LineFate::Cut,
+            Fate::Drop => LineFate::Drop,
+        }
+    }
+}
+
 /// Why a line was kept, or for a dropped line whether it had signal.
+// The core's `Why` by its names (`__test__/words.test.js` checks them).
 #[napi(string_enum = "lowercase")]
 pub enum KeepReason {
-    /// A caller's span touches it.
+    /// [`Reason::Span`].
     Span,
-    /// A failure line.
+    /// [`Reason::Failure`].
     Failure,
-    /// It explains a failure line (the block under it, the lines above).
+    /// [`Reason::Cause`].
     Cause,
-    /// A summary line.
+    /// [`Reason::Summary`].
     Summary,
-    /// A stack frame kept for its meaning.
+    /// [`Reason::Frame`].
     Frame,
-    /// A failure line repeating a template already kept.
+    /// [`Reason::Repeat`].
     Repeat,
-    /// A weak failure word.
+    /// [`Reason::Weak`].
     Weak,
-    /// Among the first lines.
+    /// [`Reason::Start`].
     Start,
-    /// Among the last lines.
+    /// [`Reason::End`].
     End,
-    /// A neighbour of a kept failure, summary, diagnostic or span line.
+    /// [`Reason::Context`].
     Context,
-    /// Budget was left.
+    /// [`Reason::Fill`].
     Fill,
-    /// Part of the outline of a text that is not a log (a definition, a
-    /// diff header, a file's first search hit, a shallow JSON key).
+    /// [`Reason::Outline`].
     Outline,
-    /// It holds the task's rare words, or places or opens a line that does.
+    /// [`Reason::Task`].
     Task,
-    /// Dropped although it carries signal: no room in the budget.
+    /// [`Why::NoRoom`].
     #[napi(value = "no room")]
     NoRoom,
-    /// Dropped, with nothing to keep it for.
+    /// [`Why::Nothing`].
     #[napi(value = "")]
     Nothing,
+}
+
+impl From<Why> for KeepReason {
+    fn from(why: Why) -> Self {
+        match why {
+            Why::Kept(reason) => match reason {
+                Reason::Span => KeepReason::Span,
+                Reason::Failure => KeepReason::Failure,
+                Reason::Cause => KeepReason::Cause,
+                Reason::Summary => KeepReason::Summary,
+                Reason::Frame => KeepReason::Frame,
+                Reason::Repeat => KeepReason::Repeat,
+                Reason::Weak => KeepReason::Weak,
+                Reason::Start => KeepReason::Start,
+                Reason::End => KeepReason::End,
+                Reason::Context => KeepReason::Context,
+                Reason::Fill => KeepReason::Fill,
+                Reason::Outline => KeepReason::Outline,
+                Reason::Task => KeepReason::Task,
+            },
+            Why::NoRoom => KeepReason::NoRoom,
+            Why::Nothing => KeepReason::Nothing,
+        }
+    }
 }
 
 /// One line of an explained plan.
@@ -96,40 +148,11 @@ pub struct ExplainedLine {
 
 impl From<&Explained> for ExplainedLine {
     fn from(line: &Explained) -> Self {
-        let class = match explain::class_of(line) {
-            Class::Flood => LineClass::Flood,
-            Class::Pass => LineClass::Pass,
-            Class::Failure => LineClass::Failure,
-            Class::Weak => LineClass::Weak,
-            Class::Summary => LineClass::Summary,
-            Class::Frame => LineClass::Frame,
-            Class::Cause => LineClass::Cause,
-            Class::Plain => LineClass::Plain,
-        };
-        let fate = match line.fate {
-            Fate::Keep => LineFate::Keep,
-            Fate::Cut { .. } => LineFate::Cut,
-            Fate::Drop => LineFate::Drop,
-        };
-        let why = match explain::why(line) {
-            Why::Kept(reason) => match reason {
-                Reason::Span => KeepReason::Span,
-                Reason::Failure => KeepReason::Failure,
-                Reason::Cause => KeepReason::Cause,
-                Reason::Summary => KeepReason::Summary,
-                Reason::Frame => KeepReason::Frame,
-                Reason::Repeat => KeepReason::Repeat,
-                Reason::Weak => KeepReason::Weak,
-                Reason::Start => KeepReason::Start,
-                Reason::End => KeepReason::End,
-                Reason::Context => KeepReason::Context,
-                Reason::Fill => KeepReason::Fill,
-                Reason::Outline => KeepReason::Outline,
-                Reason::Task => KeepReason::Task,
-            },
-            Why::NoRoom => KeepReason::NoRoom,
-            Why::Nothing => KeepReason::Nothing,
-        };
-        ExplainedLine { class, fate, why, kind: line.kind.into() }
+        ExplainedLine {
+            class: explain::class_of(line).into(),
+            fate: line.fate.into(),
+            why: explain::why(line).into(),
+            kind: line.kind.into(),
+        }
     }
 }

@@ -5,12 +5,13 @@ use napi_derive::napi;
 use crate::config;
 
 /// How over-budget text is cut.
+// The core's `StrategyName` by its names (`__test__/words.test.js` checks them).
 #[derive(Clone, Copy)]
 #[napi(string_enum = "kebab-case")]
 pub enum StrategyName {
-    /// Upstream's head, marker and tail (the default).
+    /// [`config::StrategyName::HeadTail`].
     HeadTail,
-    /// Failure-aware lines with retrievable markers.
+    /// [`config::StrategyName::Lines`].
     Lines,
 }
 
@@ -22,10 +23,3 @@ impl From<config::StrategyName> for StrategyName {
         }
     }
 }
-
-/// Every strategy the config accepts, the default first.
-#[napi]
-pub const STRATEGIES: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
-
-#[cfg(test)]
-mod tests;

@@ -31,23 +31,29 @@ pub fn count_markers(env: Env, text: Unknown) -> Result<u32> {
 }
 
 /// What a retrieval marker stands for.
+// The core's `Unit` by its names (`__test__/words.test.js` checks them).
 #[napi(string_enum = "lowercase")]
 pub enum MarkerUnit {
-    /// A dropped run of whole lines (`N_lines_offloaded`).
+    /// [`Unit::Lines`]: a dropped run of whole lines.
     Lines,
-    /// The removed middle of one line (`N_chars_offloaded`).
+    /// [`Unit::Chars`]: the removed middle of one line.
     Chars,
+}
+
+impl From<MarkerUnit> for Unit {
+    fn from(unit: MarkerUnit) -> Self {
+        match unit {
+            MarkerUnit::Lines => Unit::Lines,
+            MarkerUnit::Chars => Unit::Chars,
+        }
+    }
 }
 
 /// The marker for `count` dropped units named `hash`, as this package
 /// writes it (no line ending): `<<ccr:HASH N_lines_offloaded>>`.
 #[napi(catch_unwind, js_name = "formatMarker")]
 pub fn format_retrieval_marker(hash: String, count: u32, unit: MarkerUnit) -> String {
-    let unit = match unit {
-        MarkerUnit::Lines => Unit::Lines,
-        MarkerUnit::Chars => Unit::Chars,
-    };
-    format_marker(&hash, u64::from(count), unit)
+    format_marker(&hash, u64::from(count), unit.into())
 }
 
 /// `kindFrom` when the text's own sample decided its kind (no command named it).

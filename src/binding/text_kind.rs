@@ -6,19 +6,20 @@ use crate::strategy::lines::Kind;
 
 /// What lines mode takes a text to be, which decides how it is outlined
 /// (`'log'`: by the failure rules).
+// The core's `Kind` by its names (`__test__/words.test.js` checks them).
 #[napi(string_enum = "lowercase")]
 pub enum TextKind {
-    /// A build, test or CI log, or anything not recognised.
+    /// [`Kind::Log`].
     Log,
-    /// Source code.
+    /// [`Kind::Code`].
     Code,
-    /// A unified diff.
+    /// [`Kind::Diff`].
     Diff,
-    /// Search results (`path:line:` prefixes).
+    /// [`Kind::Search`].
     Search,
-    /// Pretty-printed JSON.
+    /// [`Kind::Json`].
     Json,
-    /// A directory listing.
+    /// [`Kind::Listing`].
     Listing,
 }
 

@@ -4,6 +4,8 @@
 //! through the binding's `configKeys`) read them here; nothing else writes
 //! a key's name, default or range.
 
+use crate::words::word_enum;
+
 use super::{
     DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS,
     PRUNE_MARKER_LEN,
@@ -38,26 +40,16 @@ pub enum Key {
     Tools,
 }
 
-/// How over-budget text is cut, as the config names it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StrategyName {
-    /// `'head-tail'`: upstream's head, marker and tail (the default).
-    #[default]
-    HeadTail,
-    /// `'lines'`: failure-aware lines with retrievable markers.
-    Lines,
-}
-
-impl StrategyName {
-    /// Every strategy, the default first.
-    pub const ALL: [StrategyName; 2] = [StrategyName::HeadTail, StrategyName::Lines];
-
-    /// The strategy as the config spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            StrategyName::HeadTail => "head-tail",
-            StrategyName::Lines => "lines",
-        }
+word_enum! {
+    /// How over-budget text is cut, as the config names it; `ALL` has the
+    /// default first.
+    #[derive(Default)]
+    pub enum StrategyName {
+        /// Upstream's head, marker and tail (the default).
+        #[default]
+        HeadTail => "head-tail",
+        /// Failure-aware lines with retrievable markers.
+        Lines => "lines",
     }
 }
 

@@ -43,6 +43,20 @@ pub enum Fate {
     },
 }
 
+impl Fate {
+    /// Every fate, a cut one with an empty cut standing for any.
+    pub const ALL: [Fate; 3] = [Fate::Keep, Fate::Drop, Fate::Cut { from: 0, to: 0 }];
+
+    /// The fate's one spelling, as `--explain` prints it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Fate::Keep => "keep",
+            Fate::Drop => "drop",
+            Fate::Cut { .. } => "cut",
+        }
+    }
+}
+
 /// The lines a plan keeps, and where the cut ones are cut.
 #[derive(Clone, Debug)]
 pub struct Kept {

@@ -13,36 +13,25 @@ use super::readers::trees::tree_depth;
 use super::readers::yaml;
 use crate::signals::{Failure, Signals, view};
 use crate::text::{TextLines, is_space};
+use crate::words::word_enum;
 
-/// What a text is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Kind {
-    /// A build, test or CI log, or anything not recognised: the failure rules plan it.
-    #[default]
-    Log,
-    /// Source code.
-    Code,
-    /// A unified diff (`diff`, `git diff`, `git show`, `git log -p`).
-    Diff,
-    /// Search results: `path:line:` (or `path-line-` context) prefixes.
-    Search,
-    /// JSON, pretty-printed (minified JSON is one line, cut by head and tail).
-    Json,
-    /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`, `tree`).
-    Listing,
-}
-
-impl Kind {
-    /// The kind's name as `--explain` and plans show it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Log => "log",
-            Kind::Code => "code",
-            Kind::Diff => "diff",
-            Kind::Search => "search",
-            Kind::Json => "json",
-            Kind::Listing => "listing",
-        }
+word_enum! {
+    /// What a text is, named as `--explain` and plans show it.
+    #[derive(Default)]
+    pub enum Kind {
+        /// A build, test or CI log, or anything not recognised: the failure rules plan it.
+        #[default]
+        Log => "log",
+        /// Source code.
+        Code => "code",
+        /// A unified diff (`diff`, `git diff`, `git show`, `git log -p`).
+        Diff => "diff",
+        /// Search results: `path:line:` (or `path-line-` context) prefixes.
+        Search => "search",
+        /// JSON, pretty-printed (minified JSON is one line, cut by head and tail).
+        Json => "json",
+        /// A directory listing (`ls`, `ls -l`, `ls -R`, `find`, `tree`).
+        Listing => "listing",
     }
 }
 

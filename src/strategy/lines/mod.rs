@@ -46,6 +46,7 @@ use crate::content::{self, Block, Pruned};
 use crate::signals::{LineSignal, Signals};
 use crate::strategy::head_tail;
 use crate::text::code_points_at_most;
+use crate::words::word_enum;
 use index::LineIndex;
 pub use keep::{Fate, Kept};
 pub use kind::Kind;
@@ -84,58 +85,38 @@ impl Default for LineOptions {
     }
 }
 
-/// Why a line was kept, as `--explain` reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// A caller's span touches it.
-    Span,
-    /// A failure line.
-    Failure,
-    /// It explains a failure line (the block under it, the lines above).
-    Cause,
-    /// A summary line.
-    Summary,
-    /// A stack frame kept for its meaning.
-    Frame,
-    /// A failure line repeating a template already kept.
-    Repeat,
-    /// A weak failure word.
-    Weak,
-    /// Among the first lines.
-    Start,
-    /// Among the last lines.
-    End,
-    /// A neighbour of a kept failure, summary, diagnostic or span line
-    /// (the `contextLines` around it, then wider).
-    Context,
-    /// Budget was left.
-    Fill,
-    /// Part of the outline of a text that is not a log (a definition, a
-    /// diff header, a file's first search hit, a shallow JSON key).
-    Outline,
-    /// It holds the task's rare words, or places or opens a line that does.
-    Task,
-}
-
-impl Reason {
-    /// The reason's one spelling, as `--explain`, `explainRows` and the
-    /// docs write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Span => "span",
-            Reason::Failure => "failure",
-            Reason::Cause => "cause",
-            Reason::Summary => "summary",
-            Reason::Frame => "frame",
-            Reason::Repeat => "repeat",
-            Reason::Weak => "weak",
-            Reason::Start => "start",
-            Reason::End => "end",
-            Reason::Context => "context",
-            Reason::Fill => "fill",
-            Reason::Outline => "outline",
-            Reason::Task => "task",
-        }
+word_enum! {
+    /// Why a line was kept, named as `--explain`, `explainRows` and the docs
+    /// write it.
+    pub enum Reason {
+        /// A caller's span touches it.
+        Span => "span",
+        /// A failure line.
+        Failure => "failure",
+        /// It explains a failure line (the block under it, the lines above).
+        Cause => "cause",
+        /// A summary line.
+        Summary => "summary",
+        /// A stack frame kept for its meaning.
+        Frame => "frame",
+        /// A failure line repeating a template already kept.
+        Repeat => "repeat",
+        /// A weak failure word.
+        Weak => "weak",
+        /// Among the first lines.
+        Start => "start",
+        /// Among the last lines.
+        End => "end",
+        /// A neighbour of a kept failure, summary, diagnostic or span line
+        /// (the `contextLines` around it, then wider).
+        Context => "context",
+        /// Budget was left.
+        Fill => "fill",
+        /// Part of the outline of a text that is not a log (a definition, a
+        /// diff header, a file's first search hit, a shallow JSON key).
+        Outline => "outline",
+        /// It holds the task's rare words, or places or opens a line that does.
+        Task => "task",
     }
 }
 
