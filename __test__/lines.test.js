@@ -171,7 +171,7 @@ describe("strategy 'lines' keeps every budget guarantee", () => {
   })
 
   test('every labelled corpus at many budgets: within keepChars, and every marker expands back to the log', async () => {
-    const cases = ['logdx-dev', 'generated', 'runs-tune', 'runs-check', 'runs-holdout', 'kinds-tune', 'kinds-holdout'].flatMap((name) => corpus(name))
+    const cases = ['logdx-dev', 'generated', 'runs-tune', 'runs-tune-b', 'runs-holdout', 'kinds-tune', 'kinds-holdout'].flatMap((name) => corpus(name))
     assert.equal(cases.length, 8 + 6 + 19 + 19 + 15 + 16 + 14)
     for (const threshold of [512, 2048, 8192, 32768, 131072]) {
       const keep = threshold / 4 + trp.PRUNE_MARKER.length + threshold / 8

@@ -21,7 +21,7 @@ export const READ_MAX_BYTES = 50 * 1024
 
 const cache = new Map()
 
-/** The raw text of one fixture, e.g. `runs-check/py-pytest-dateutil`. */
+/** The raw text of one fixture, e.g. `runs-tune-b/py-pytest-dateutil`. */
 export function raw(name) {
   if (!cache.has(name)) cache.set(name, readFileSync(join(fixtures, name, 'raw.log'), 'utf8'))
   return cache.get(name)

@@ -31,7 +31,7 @@ const CODE = {
 
 /** Search outputs, and the command that printed each. */
 const SEARCH = [
-  { fixture: 'runs-check/grep-rn', command: 'grep -rn --include=*.py "raise ValueError(" .' },
+  { fixture: 'runs-tune-b/grep-rn', command: 'grep -rn --include=*.py "raise ValueError(" .' },
   { fixture: 'kinds-holdout/search-jinja-def', command: 'rg -n "^def " jinja2/' },
   { fixture: 'kinds-holdout/search-pytest-import', command: 'rg -n "^import " _pytest/' },
   { fixture: 'kinds-tune/search-docutils-ctx', command: 'grep -rn -C1 "raise ValueError" docutils/' },
@@ -128,7 +128,7 @@ function readAround(r, file) {
 export function debugLoop(seed) {
   const r = rng(seed)
   const suites = [
-    { run: RUN('runs-check/py-pytest-dateutil', 'python -m pytest -p no:cacheprovider tests'), code: CODE.py, search: SEARCH.slice(0, 3), rounds: 9, prompt: 'The dateutil test suite fails since my parser change. Find out why and fix it.' },
+    { run: RUN('runs-tune-b/py-pytest-dateutil', 'python -m pytest -p no:cacheprovider tests'), code: CODE.py, search: SEARCH.slice(0, 3), rounds: 9, prompt: 'The dateutil test suite fails since my parser change. Find out why and fix it.' },
     { run: RUN('runs-tune/js-jest-app', 'npx jest --rootDir . --verbose test-jest'), code: CODE.js, search: SEARCH.slice(6), rounds: 8, prompt: 'Now the jest suite of the app fails too; fix it the same way.' },
     { run: RUN('runs-holdout/pytest-splitat', 'python -m pytest -v -p no:cacheprovider tests/test_more.py'), code: CODE.py, search: SEARCH.slice(0, 3), rounds: 7, prompt: 'Last one: tests/test_more.py fails in split_at. Make it pass.' },
   ]
@@ -212,7 +212,7 @@ export function buildFix(seed) {
       diffs: DIFFS.rs,
       runs: [
         RUN('runs-holdout/cargo-borrow', 'cargo build -v --color never', 101),
-        RUN('runs-check/rs-cargo-build-vv', 'cargo build -vv --color never', 101),
+        RUN('runs-tune-b/rs-cargo-build-vv', 'cargo build -vv --color never', 101),
         RUN('runs-tune/rs-clippy-pedantic', 'cargo clippy --color never -- -W clippy::pedantic -D warnings', 101),
         RUN('runs-tune/rs-cargo-test-indexmap', 'cargo test --no-fail-fast --color never', 101),
         RUN('logdx-dev/cargo-tokio-001', 'gh run view --log-failed'),
@@ -224,8 +224,8 @@ export function buildFix(seed) {
       diffs: DIFFS.js,
       runs: [
         RUN('runs-tune/js-tsc-checkjs', 'npx tsc -p tsconfig.json', 2),
-        RUN('runs-check/js-tsc-pretty', 'npx tsc -p tsconfig.yaml.json', 2),
-        RUN('runs-check/js-eslint', 'npx eslint qs yaml'),
+        RUN('runs-tune-b/js-tsc-pretty', 'npx tsc -p tsconfig.yaml.json', 2),
+        RUN('runs-tune-b/js-eslint', 'npx eslint qs yaml'),
         RUN('logdx-dev/lint-react-001', 'gh run view --log-failed'),
       ],
     },
@@ -236,7 +236,7 @@ export function buildFix(seed) {
       runs: [
         RUN('generated/make-gcc-error', 'make', 2),
         RUN('runs-tune/c-make-gcc', 'make -k', 2),
-        RUN('runs-check/cpp-gxx-template', 'g++ -std=c++17 -Wall -Wextra -O1 -c index.cpp -o index.o'),
+        RUN('runs-tune-b/cpp-gxx-template', 'g++ -std=c++17 -Wall -Wextra -O1 -c index.cpp -o index.o'),
         RUN('runs-holdout/make-link', 'make', 2),
       ],
     },
@@ -246,7 +246,7 @@ export function buildFix(seed) {
       diffs: DIFFS.py,
       runs: [
         RUN('runs-tune/py-mypy-toolz', 'mypy --strict toolz'),
-        RUN('runs-check/py-mypy-attrs', 'mypy --strict --no-incremental src/attr'),
+        RUN('runs-tune-b/py-mypy-attrs', 'mypy --strict --no-incremental src/attr'),
         RUN('runs-holdout/flake8-attrs', 'flake8 --isolated --max-line-length 72 src tests'),
         RUN('runs-holdout/pylint-toolz', 'pylint toolz --disable=R', 4),
       ],
