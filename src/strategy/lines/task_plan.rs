@@ -21,6 +21,9 @@ const PARENTS: usize = 3;
 /// Lines of the block indented under a matched line kept with it (a
 /// definition's body, a key's value).
 const BODY_LINES: usize = 40;
+/// Of a JSON key's value, the lines kept with it: the first of a long
+/// object or array (its value is a container, not a body to read whole).
+const JSON_VALUE_LINES: usize = 8;
 
 /// Keeps `matches`' lines into `keep` while its size is under `limit`,
 /// the highest score first; `keep_line` keeps the line itself (a planner
@@ -69,7 +72,8 @@ pub(super) fn keep_task_lines<'a>(
             if blank(line) {
                 continue;
             }
-            if indent_of(line) <= indent || body >= BODY_LINES || keep.full() {
+            let most = if kind == Kind::Json { JSON_VALUE_LINES } else { BODY_LINES };
+            if indent_of(line) <= indent || body >= most || keep.full() {
                 break;
             }
             body += 1;

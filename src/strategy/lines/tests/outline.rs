@@ -341,3 +341,45 @@ fn a_long_commit_logs_newest_author_and_date_come_before_older_subjects() {
         assert!(o.contains(want), "{want} missing in\n{o}");
     }
 }
+
+#[test]
+fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() {
+    // A source file: the named function's definition, its body and its class.
+    let mut code: String = (0..300).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")).collect();
+    code.insert_str(0, "class Query:\n");
+    code.push_str("    def bulk_create(self, objs):\n");
+    code.extend((0..30).map(|i| format!("        step_{i}(objs)\n")));
+    code.extend((300..600).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")));
+    let t = utf16(&code);
+    let blocks = [Block::Text(&t)];
+    let options = LineOptions { kind: Some(Kind::Code), ..LineOptions::default() };
+    let task = Task::new(&[&utf16("why does bulk_create drop the objects")]);
+    let p = prune_with_spans(&blocks, &budgets(4096), &options, &[], &task).unwrap();
+    let kept = out(&blocks, &p);
+    assert!(kept.contains("class Query:\n"), "the class it is in");
+    assert!(kept.contains("    def bulk_create(self, objs):\n"));
+    assert!((0..30).all(|i| kept.contains(&format!("        step_{i}(objs)\n"))), "its whole body");
+    let blind = out(&blocks, &prune_with_spans(&blocks, &budgets(4096), &options, &[], &Task::default()).unwrap());
+    assert!(!blind.contains("step_15(objs)"), "the task-blind outline does not keep the body");
+    // A JSON key the task names: the key and the first lines of its long value, not all of it.
+    let json = format!(
+        "{{\n{}  \"devDependencies\": {{\n{}  }}\n}}\n",
+        (0..200).map(|i| format!("  \"k{i}\": {i},\n")).collect::<String>(),
+        (0..100).map(|i| format!("    \"pkg-{i}\": \"^1.{i}.0\",\n")).collect::<String>()
+    );
+    let t = utf16(&json);
+    let blocks = [Block::Text(&t)];
+    let options = LineOptions { kind: Some(Kind::Json), ..LineOptions::default() };
+    let task = Task::new(&[&utf16("which devDependencies does it pin")]);
+    let kept = out(&blocks, &prune_with_spans(&blocks, &budgets(4096), &options, &[], &task).unwrap());
+    assert!(kept.contains("  \"devDependencies\": {\n"));
+    assert!((0..8).all(|i| kept.contains(&format!("\"pkg-{i}\""))), "its value's first lines");
+    // Kept for the task: the key and its value's first eight lines, no more.
+    let mut for_task = Vec::new();
+    assert!(explain(&t, &budgets(4096), &options, &task, |line, e| {
+        if e.reason == Some(Reason::Task) {
+            for_task.push(String::from_utf16_lossy(line));
+        }
+    }));
+    assert_eq!(for_task.len(), 1 + 8, "{for_task:?}");
+}
