@@ -109,14 +109,14 @@ export function score(c, output) {
   }
 }
 
+/** Macro critical recall of scored cases (each `{ critical, criticalTotal }`): the mean share kept; a case with none critical counts 1. */
+export function macroRecall(scored) {
+  return scored.reduce((n, s) => n + (s.criticalTotal === 0 ? 1 : s.critical / s.criticalTotal), 0) / Math.max(1, scored.length)
+}
+
 /** Macro critical recall of `prune(text)` over `cases`. */
 export function criticalRecall(cases, prune) {
-  let sum = 0
-  for (const c of cases) {
-    const s = score(c, prune(c.text))
-    sum += s.criticalTotal === 0 ? 1 : s.critical / s.criticalTotal
-  }
-  return sum / cases.length
+  return macroRecall(cases.map((c) => score(c, prune(c.text))))
 }
 
 /**
@@ -134,7 +134,7 @@ export function evaluate(cases, budgets) {
         const output = prune(c.text, budget)
         return { name: c.name, ...score(c, output), output: codePoints(output) }
       })
-      const recall = results.reduce((n, r) => n + (r.criticalTotal === 0 ? 1 : r.critical / r.criticalTotal), 0) / Math.max(1, cases.length)
+      const recall = macroRecall(results)
       const all = results.reduce((n, r) => n + r.all, 0) / Math.max(1, results.reduce((n, r) => n + r.allTotal, 0))
       const meanOutput = Math.round(results.reduce((n, r) => n + r.output, 0) / Math.max(1, results.length))
       const over = results.filter((r) => r.output > budget).length

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { NativePruner } from '../index.js'
-import { headTail, linesConfig, loadCases, score, tail } from './recall.js'
+import { headTail, linesConfig, loadCases, macroRecall, score, tail } from './recall.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -44,7 +44,7 @@ export function evaluateTasks(cases, budgets) {
   for (const budget of budgets) {
     for (const [rule, prune] of Object.entries(TASK_RULES)) {
       const results = cases.map((c) => ({ name: c.name, ...score(c, prune(c, budget)) }))
-      const recall = results.reduce((n, r) => n + (r.criticalTotal === 0 ? 1 : r.critical / r.criticalTotal), 0) / Math.max(1, cases.length)
+      const recall = macroRecall(results)
       rows.push({ budget, rule, recall, cases: results })
     }
   }

@@ -21,11 +21,21 @@ pub struct CallKind {
 }
 
 /// The kind a call's output is, when its command says so unambiguously.
-/// `args` is the call's raw JSON arguments; a shell command is the string
-/// field `command` (or `cmd`) of a top-level object.
+/// `args` is the call's raw JSON arguments (see [`call_command`]).
 pub fn kind_of_call(tool: &str, args: &str) -> Option<CallKind> {
-    let command = json_string_field(args, "command").or_else(|| json_string_field(args, "cmd"))?;
-    let named = kind_of_command(&command)?;
+    kind_of_tool_command(tool, &call_command(args)?)
+}
+
+/// The shell command of a call's raw JSON arguments: the string field
+/// `command` (or `cmd`) of a top-level object.
+pub fn call_command(args: &str) -> Option<String> {
+    json_string_field(args, "command").or_else(|| json_string_field(args, "cmd"))
+}
+
+/// The kind the shell `command` a call of `tool` ran names for its output,
+/// the reason naming the tool too (``bash `git diff` ``).
+pub fn kind_of_tool_command(tool: &str, command: &str) -> Option<CallKind> {
+    let named = kind_of_command(command)?;
     Some(CallKind { reason: format!("{tool} {}", named.reason), ..named })
 }
 

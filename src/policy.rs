@@ -28,7 +28,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::command_kind::{CallKind, json_string_field, kind_of_call};
+use crate::command_kind::{CallKind, call_command, kind_of_tool_command};
 use crate::content::{Pruned, measure};
 use crate::session::{BlockList, PruneLog, Seq};
 use crate::strategy::lines::{self, Kind};
@@ -285,9 +285,12 @@ pub fn prune_session_with_policy<L: CallLog>(
         let (pruned, kinds) = match pruner.strategy {
             Strategy::HeadTail => (pruner.prune(&blocks), None),
             Strategy::Lines(mut options) => {
+                // The call's shell command, read once: it names the kind and is part of the task.
+                let command = call.as_ref().and_then(|c| call_command(&String::from_utf16(&c.args).ok()?));
                 let named = call
                     .as_ref()
-                    .and_then(|c| kind_of_call(&String::from_utf16(&c.tool).ok()?, &String::from_utf16(&c.args).ok()?));
+                    .zip(command.as_deref())
+                    .and_then(|(c, command)| kind_of_tool_command(&String::from_utf16(&c.tool).ok()?, command));
                 options.kind = named.as_ref().map(|n| n.kind);
                 let head = cached_head(policy, &pruner, i < unread_from);
                 // The task: the request and the step's words, then the
@@ -300,9 +303,7 @@ pub fn prune_session_with_policy<L: CallLog>(
                 } else {
                     let texts: Vec<&[u16]> = asked.iter().map(Vec::as_slice).collect();
                     let args = call.as_ref().map(|c| c.args.as_slice());
-                    let command = args
-                        .and_then(|a| json_string_field(&String::from_utf16(a).ok()?, "command"))
-                        .map(|c| c.encode_utf16().collect::<Vec<u16>>());
+                    let command = command.as_ref().map(|c| c.encode_utf16().collect::<Vec<u16>>());
                     lines::Task::of_call(&texts, command.as_deref(), args.filter(|_| command.is_none()))
                 };
                 task_words = task.terms().map(str::to_owned).collect();

@@ -35,6 +35,11 @@ pub fn command_kind(env: &Env, command: Option<&Unknown>, what: &str) -> Result<
     if command.get_type()? == ValueType::Undefined {
         return Ok(None);
     }
-    let units = string_arg(env, command, what)?;
-    Ok(String::from_utf16(&units).ok().and_then(|c| named_by(&c)))
+    Ok(named_by_units(&string_arg(env, command, what)?))
+}
+
+/// The kind the shell command `units` names; `None` for an ambiguous one
+/// or one with a lone surrogate (never read lossily).
+pub fn named_by_units(units: &[u16]) -> Option<CallKind> {
+    String::from_utf16(units).ok().and_then(|c| named_by(&c))
 }

@@ -126,7 +126,7 @@ impl<'env> JsPruneLog<'env> {
         let Some(source) = as_object(&get(&data, c"source")?)? else { return Ok(true) };
         let kind = get(&source, c"kind")?;
         Ok(kind.get_type()? == napi::ValueType::Undefined
-            || string_units(&kind)?.is_some_and(|k| k == "user".encode_utf16().collect::<Vec<u16>>()))
+            || string_units(&kind)?.is_some_and(|k| k.iter().copied().eq("user".encode_utf16())))
     }
 
     /// The texts of the newest user message `user` and of the model's

@@ -9,7 +9,7 @@ use napi::{Env, JsValue, Result, ValueType};
 use napi_derive::napi;
 
 use super::blocks::{self, JsBlocks};
-use super::command_kind::command_kind;
+use super::command_kind::named_by_units;
 use super::config::resolved;
 use super::dsh::session::JsPruneLog;
 use super::dsh::types::ContentBlock;
@@ -207,7 +207,6 @@ fn asked(
     what: &str,
 ) -> Result<(Option<crate::command_kind::CallKind>, Task)> {
     let sep = if what.ends_with(':') { " " } else { "." };
-    let named = command_kind(env, command, &format!("{what}{sep}command"))?;
     let given = |value: Option<&Unknown>, name: &str| -> Result<Option<Vec<u16>>> {
         match value {
             Some(v) if v.get_type()? != ValueType::Undefined => {
@@ -216,8 +215,10 @@ fn asked(
             _ => Ok(None),
         }
     };
-    let task_units = given(task, "task")?;
+    // The command is read once, before the task, as `command_kind` reads it.
     let command_units = given(command, "command")?;
+    let named = command_units.as_deref().and_then(named_by_units);
+    let task_units = given(task, "task")?;
     // No task words: no task, so the plan is what it is without one.
     let Some(task_units) = task_units else { return Ok((named, Task::default())) };
     Ok((named, Task::asked(&task_units, command_units.as_deref())))

@@ -172,7 +172,7 @@ impl LogPlan<'_, '_, '_> {
             }
         }
         // The task's lines, up to their share, before the first finding of each rule.
-        self.keep_task_lines();
+        self.keep_task_lines(failure_limit);
         // The first finding of each rule, the rarest first, with the lines
         // that say where it is; at most half of what is left for failures,
         // so a text of findings that each differ does not starve the rest.
@@ -327,12 +327,12 @@ impl LogPlan<'_, '_, '_> {
     }
 
     /// The lines holding the task's words (see [`task_plan`](super::task_plan)),
-    /// up to [`TASK_SHARE`] of the budget: a failure with what explains
-    /// it, a diagnostic with where it is, another line as it is.
-    fn keep_task_lines(&mut self) {
+    /// up to [`TASK_SHARE`] of the budget, each with what places it and
+    /// the block under it (a strong failure line kept as a failure);
+    /// within `failure_limit`, which it leaves as the limit.
+    fn keep_task_lines(&mut self, failure_limit: usize) {
         let Some(matches) = self.matches else { return };
         let limit = self.keep.cost() + self.share(TASK_SHARE);
-        let failure_limit = self.budget.saturating_sub(self.share(START_SHARE));
         self.keep.set_limit(limit.min(failure_limit));
         let (index, signals, kinds, cap) = (self.index, self.signals, self.kinds, self.cap);
         self.task_steps = keep_task_lines(

@@ -11,8 +11,10 @@ use super::Reason;
 use super::index::LineIndex;
 use super::keep::KeepSet;
 use super::kind::Kind;
+use super::readers::commits::is_commit;
+use super::readers::places::leading_file;
 use super::task::Matches;
-use crate::text::is_space;
+use crate::signals::{is_blank, view};
 
 /// Lines walked up from a matched line for the lines it sits under.
 const PARENT_REACH: usize = 256;
@@ -56,10 +58,11 @@ pub(super) fn keep_task_lines<'a>(
         }
         // A search hit's neighbours in the same file (the lines around it
         // in the source, when the pattern hit them too).
-        if kind == Kind::Search {
-            let file = file_of(index.line(k));
+        if kind == Kind::Search
+            && let Some(file) = leading_file(index.line(k))
+        {
             for j in [k + 1, k.wrapping_sub(1)] {
-                if text.contains(&j) && !file.is_empty() && file_of(index.line(j)) == file {
+                if text.contains(&j) && leading_file(index.line(j)) == Some(file) {
                     keep.add(j, cap, Reason::Task);
                 }
             }
@@ -69,7 +72,7 @@ pub(super) fn keep_task_lines<'a>(
         for j in k + 1..text.end {
             steps += 1;
             let line = index.line(j);
-            if blank(line) {
+            if is_blank(line) {
                 continue;
             }
             let most = if kind == Kind::Json { JSON_VALUE_LINES } else { BODY_LINES };
@@ -91,10 +94,11 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
     let mut indent = indent_of(index.line(k));
     let floor = k.saturating_sub(PARENT_REACH).max(start);
     let mut header_found = false;
+    let mut v = String::new();
     for j in (floor..k).rev() {
         *steps += 1;
         let line = index.line(j);
-        if blank(line) {
+        if is_blank(line) {
             continue;
         }
         let i = indent_of(line);
@@ -102,10 +106,11 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
             out.push(j);
             indent = i;
         }
-        let ends_with_colon = trimmed(line).last() == Some(&u16::from(b':'));
         let header = match kind {
-            Kind::Listing => ends_with_colon,
-            Kind::Diff => opens_commit(line),
+            Kind::Listing | Kind::Diff => {
+                view(line, &mut v);
+                if kind == Kind::Listing { v.trim_end().ends_with(':') } else { is_commit(&v) }
+            }
             _ => false,
         };
         if header {
@@ -114,7 +119,7 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
             }
             // A commit's subject: its first message line.
             if kind == Kind::Diff {
-                let subject = (j + 1..k).take(6).find(|&s| indent_of(index.line(s)) >= 4 && !blank(index.line(s)));
+                let subject = (j + 1..k).take(6).find(|&s| indent_of(index.line(s)) >= 4 && !is_blank(index.line(s)));
                 out.extend(subject);
             }
             header_found = true;
@@ -129,29 +134,4 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
 /// Leading spaces and tabs of `line`.
 fn indent_of(line: &[u16]) -> usize {
     line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
-}
-
-/// Whether `line` holds only white space.
-fn blank(line: &[u16]) -> bool {
-    line.iter().all(|&u| is_space(u))
-}
-
-/// `line` without its ending and trailing white space.
-fn trimmed(line: &[u16]) -> &[u16] {
-    let end = line.iter().rposition(|&u| !is_space(u)).map_or(0, |e| e + 1);
-    &line[..end]
-}
-
-/// Whether `line` is a `commit <hash>` header.
-fn opens_commit(line: &[u16]) -> bool {
-    const COMMIT: &[u8] = b"commit ";
-    line.len() > COMMIT.len() + 7
-        && line.iter().zip(COMMIT).all(|(&u, &b)| u == u16::from(b))
-        && line[COMMIT.len()..COMMIT.len() + 7].iter().all(|&u| u < 0x80 && (u as u8).is_ascii_hexdigit())
-}
-
-/// The path a search hit starts with: up to its first `:` (or the `-` of a
-/// context line's `path-12-`); empty when there is none.
-fn file_of(line: &[u16]) -> &[u16] {
-    line.iter().position(|&u| u == u16::from(b':')).map_or(&[], |at| &line[..at])
 }
