@@ -39,6 +39,7 @@ pub const LIBRARY: &[&str] = &[
     "/lib/python",
     "<frozen",
     "/usr/lib/",
+    "/usr/libexec/",
     "/usr/include/",
     "/usr/local/lib/",
     "/rustc/",
@@ -95,6 +96,7 @@ pub(crate) fn patterns() -> &'static TracePatterns {
         frame: ascii_regex(
             r#"(?x)
               ^\s+at\s+\S
+            | ^\s+by\ 0x[0-9A-Fa-f]+:\ \S
             | ^\s+File\ "
             | ^\s+\d+:\s+\S
             | ^\s+[\w$.<>\[\]\ ]+\ \(\S+:\d+(?::\d+)?\)\s*$

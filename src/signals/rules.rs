@@ -94,6 +94,10 @@ pub const RULES: &[Rule] = &[
     Rule { says: Says::Failure, anchors: &["sanitizer:"],
         pattern: r"^\s*SUMMARY: \w*Sanitizer:",
         examples: &["SUMMARY: AddressSanitizer: heap-buffer-overflow (/tmp/a.out+0x1234) in main"] },
+    Rule { says: Says::Failure, anchors: &["0== "],
+        pattern: r"^\s?(?:Invalid (?:read|write) of size \d|Invalid free\(\)|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) uninitialised|Source and destination overlap|Process terminating with default action|\S.* are definitely lost in loss record)",
+        examples: &["==14506== Invalid read of size 8", "==13349== Conditional jump or move depends on uninitialised value(s)",
+                    "==13349== 2,628 bytes in 249 blocks are definitely lost in loss record 1 of 2"] },
     // ---- passes: a line that says a test or step passed is never a failure line ----
     Rule { says: Says::Pass, anchors: &["ok", "pass", "subtest"], pattern: r"^\s*ok\s+\d+\b|\.\.\.\s+ok\b|\bPASS(?:ED)?\b|--- PASS:|\[\s*(?:OK|PASSED)\s*\]|^\s*#\s*Subtest:",
         examples: &["ok 3 - reports an error for a bad port", "test parser::errors::unclosed_brace ... ok", "test_raises_error PASSED",
@@ -181,7 +185,7 @@ pub(crate) fn anchors() -> Vec<&'static str> {
 /// shares its buckets with the others and costs every text a few percent
 /// of its scan (measured: 2.5% of a prune of 1 MiB of source), where one
 /// `memmem` pass costs a fraction of that. Lowercase, as narrowed.
-pub(crate) const SEARCHED_ALONE: &[&str] = &["sanitizer:"];
+pub(crate) const SEARCHED_ALONE: &[&str] = &["sanitizer:", "0== "];
 
 /// An anchor as the narrowed text spells it (see the prefilter): ASCII
 /// lowercase with every digit `0` (and a count's space as its byte), a

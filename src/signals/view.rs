@@ -7,13 +7,38 @@
 //! lines the prefilter flags, so their cost stays small on large logs.
 
 /// Code-unit offset where a line's content starts: after a CI timestamp
-/// prefix and any ANSI escapes in front of the text.
+/// prefix, any ANSI escapes in front of the text, and a tool's own line
+/// prefix (see [`tool_prefix_len`]).
 pub(crate) fn content_start(line: &[u16]) -> usize {
     let mut at = timestamp_len(line);
     while let Some(len) = escape_len(&line[at..]) {
         at += len;
     }
-    at
+    at + tool_prefix_len(&line[at..])
+}
+
+/// Length of the prefix a tool writes in front of every line of its
+/// report, or 0: Valgrind's process tag (`==14506== `, `--14506-- `,
+/// `**14506** `) and pytest's `INTERNALERROR> `. The line is read from
+/// after it, so a report's frames, blank lines and indentation read as
+/// they would without it. Its one separating space is part of it.
+pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
+    const INTERNAL: &[u8] = b"INTERNALERROR> ";
+    if s.len() >= INTERNAL.len() && s.iter().zip(INTERNAL).all(|(&u, &b)| u == u16::from(b)) {
+        return INTERNAL.len();
+    }
+    let Some(&mark) = s.first() else { return 0 };
+    if !matches!(mark, 0x3D | 0x2D | 0x2A) || s.get(1) != Some(&mark) {
+        return 0;
+    }
+    let digits = s[2..].iter().take_while(|&&u| (0x30..=0x39).contains(&u)).count();
+    let at = 2 + digits;
+    let closed = digits > 0 && s.get(at) == Some(&mark) && s.get(at + 1) == Some(&mark);
+    match s.get(at + 2) {
+        Some(&0x20) if closed => at + 3,
+        None | Some(&0x0A) | Some(&0x0D) if closed => at + 2,
+        _ => 0,
+    }
 }
 
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.
@@ -159,8 +184,9 @@ pub(crate) fn view_from(line: &[u16], mut at: usize, out: &mut String) {
 /// otherwise (`out` then holds nothing to read).
 pub(crate) fn plain_view(line: &[u16], out: &mut String) -> bool {
     out.clear();
-    // A leading escape or caret escape is not plain; a timestamp is looked for.
-    timestamp_len(line) == 0 && push_plain(line, out)
+    // A leading escape or caret escape is not plain; a timestamp or a
+    // tool's prefix is looked for.
+    timestamp_len(line) == 0 && tool_prefix_len(line) == 0 && push_plain(line, out)
 }
 
 /// Appends `units` (less a final `\n`) to the empty `out` as bytes when

@@ -56,3 +56,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
+    let read = |line: &str| {
+        let mut out = String::new();
+        view(&crate::text::utf16(line), &mut out);
+        out
+    };
+    for (line, want) in [
+        ("==14506== Invalid read of size 8", "Invalid read of size 8"),
+        ("==14506==    at 0x1095EF: kv_del (kv.c:77)", "   at 0x1095EF: kv_del (kv.c:77)"),
+        ("==14506== ", ""),
+        ("==14506==", ""),
+        ("--14506-- REDIR: 0x49b1910", "REDIR: 0x49b1910"),
+        ("**14506** Valgrind's own warning", "Valgrind's own warning"),
+        ("INTERNALERROR>   File \"tests/conftest.py\", line 20", "  File \"tests/conftest.py\", line 20"),
+        ("2026-04-22T16:11:57.0127816Z ==7== Invalid free()", "Invalid free()"),
+    ] {
+        assert_eq!(read(line), want, "{line:?}");
+        let mut plain = String::new();
+        assert!(!plain_view(&crate::text::utf16(line), &mut plain), "{line:?} has a prefix to read past");
+    }
+    // Lines that only look like one keep every character.
+    for line in
+        ["== heading ==", "==== 12 ====", "--- a/src/x.py", "-- 12 --", "**bold** text", "==12==x", "INTERNALERROR>x"]
+    {
+        assert_eq!(read(line), line, "{line:?}");
+    }
+}

@@ -271,3 +271,35 @@ fn a_job_logs_findings_that_quote_their_source_keep_each_rules_first() {
         assert!(o.contains(want), "{want} missing in\n{o}");
     }
 }
+
+#[test]
+fn a_valgrind_report_under_its_process_tag_keeps_its_error_and_frames() {
+    // A harness under Valgrind: every line of Valgrind's own tagged with
+    // `==PID==`, one error report among hundreds of passing rounds.
+    let mut log =
+        String::from("==4242== Memcheck, a memory error detector\n==4242== Command: ./harness 300\n==4242== \n");
+    for i in 0..400 {
+        if i == 150 {
+            log.push_str(concat!(
+                "==4242== Invalid read of size 8\n",
+                "==4242==    at 0x1095EF: kv_del (kv.c:77)\n",
+                "==4242==    by 0x109BD5: test_delete (harness.c:26)\n",
+                "==4242==    by 0x109FC1: main (harness.c:70)\n",
+                "==4242==  Address 0x4a42380 is 0 bytes inside a block of size 24 free'd\n",
+                "==4242==    at 0x484417B: free (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n",
+                "==4242==    by 0x1092FD: entry_free (kv.c:25)\n",
+                "==4242== \n",
+            ));
+        }
+        log.push_str(&format!("ok {i} - round {i}: {} keys in 4096 buckets, {} checks\n", 26 * i, 71 * i));
+    }
+    log.push_str("==4242== \n==4242== ERROR SUMMARY: 400 errors from 1 contexts (suppressed: 0 from 0)\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    for budget in [2048, 4096] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for line in ["Invalid read of size 8", "at 0x1095EF: kv_del (kv.c:77)", "ERROR SUMMARY: 400 errors"] {
+            assert!(o.contains(line), "budget {budget}: {line} missing from\n{o}");
+        }
+    }
+}
