@@ -115,10 +115,10 @@ pub const RULES: &[Rule] = &[
     Rule { says: Says::Summary, anchors: &["time:", "duration"],
         pattern: r"(?i)^\s*(?:time:|duration(?:\s*:|\s{2,}\d))",
         examples: &["Time:  2.514 s", "Duration  452ms (transform 30ms)"] },
-    Rule { says: Says::Summary, anchors: &["0 pass", "finished", "successful", "succeeded", "build fail", "# test", "# pass", "# fail", "# suites", "0% test"],
-        pattern: r"(?i)\btest result: \w+\. \d+ passed|^\s*finished\b|^\s*successfully (?:installed|built|compiled|created|deployed|uninstalled)\b|^\s*# (?:tests|pass|fail|suites)\s+\d+|\b\d+% tests passed\b|\bbuild (?:finished|succeeded|failed|successful)\b",
+    Rule { says: Says::Summary, anchors: &["0 pass", "finished", "successful", "succeeded", "build fail", "# test", "# pass", "# fail", "# suites", "0% test", "tests 0"],
+        pattern: r"(?i)\btest result: \w+\. \d+ passed|^\s*finished\b|^\s*successfully (?:installed|built|compiled|created|deployed|uninstalled)\b|^\s*(?:#|ℹ) (?:tests|pass|fail|suites)\s+\d+|\b\d+% tests passed\b|\bbuild (?:finished|succeeded|failed|successful)\b",
         examples: &["test result: FAILED. 133 passed; 1 failed", "    Finished `release` profile [optimized] target(s) in 19.62s",
-                    "Successfully installed lxml-5.3.0", "# fail  17", "# tests 12", "89% tests passed, 4 tests failed out of 36",
+                    "Successfully installed lxml-5.3.0", "# fail  17", "# tests 12", "ℹ tests 1200", "89% tests passed, 4 tests failed out of 36",
                     "build finished with problems, 63 warnings (with warnings treated as errors).", "Build succeeded."] },
     // ---- chatter: code that handles or raises an error is code, not a report of one ----
     Rule { says: Says::Chatter, anchors: &["except", "catch", "raise", "throw"],
