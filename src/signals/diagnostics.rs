@@ -203,7 +203,11 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
             None => (message_rule(&b[at..], 3), 0..0),
         },
     };
-    let severity = if after_word.is_some() { severity } else { Severity::Unstated };
+    let severity = match (after_word, code) {
+        (Some(_), _) => severity,
+        (None, Some((s, e))) => pylint_severity(b, s, e),
+        (None, None) => Severity::Unstated,
+    };
     Some((Diagnostic { rule, severity, bare, unlocated: !located }, span))
 }
 
@@ -342,6 +346,22 @@ fn code_at(b: &[u8], at: usize) -> Option<usize> {
         i += 1;
     }
     (i - d >= 2 && !b.get(i).is_some_and(u8::is_ascii_alphanumeric)).then_some(i)
+}
+
+/// The severity pylint's code `b[s..e]` states by its letter, when it is
+/// one (a letter, four digits, `:`, and the symbolic name in parentheses
+/// at the end: `E0602: Undefined variable 'x' (undefined-variable)`):
+/// `E`rror and `F`atal, `W`arning, and `C`onvention, `R`efactor and
+/// `I`nfo as notes. Other codes state none (flake8's `E501` is a style).
+fn pylint_severity(b: &[u8], s: usize, e: usize) -> Severity {
+    let closes = b.iter().rposition(|&c| c != b' ' && c != b'\t').is_some_and(|i| b[i] == b')');
+    let pylint = e - s == 5 && b.get(e) == Some(&b':') && closes && trailing_rule(b).is_some();
+    match b[s] {
+        b'E' | b'F' if pylint => Severity::Error,
+        b'W' if pylint => Severity::Warning,
+        b'C' | b'R' | b'I' if pylint => Severity::Note,
+        _ => Severity::Unstated,
+    }
 }
 
 /// Whether a code ending at `e` stands alone: followed by `:`, white space,

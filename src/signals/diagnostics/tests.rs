@@ -16,8 +16,16 @@ fn each_tools_shape_is_read_with_its_rule() {
         (
             "pkg/iterutils.py:436:11: E1120: No value for argument 'size' in function call (no-value-for-parameter)",
             b"E1120",
-            Severity::Unstated,
+            Severity::Error,
         ),
+        (
+            "toolz/__init__.py:11:0: W0622: Redefining built-in 'sorted' (redefined-builtin)",
+            b"W0622",
+            Severity::Warning,
+        ),
+        ("toolz/__init__.py:1:0: C0114: Missing module docstring (missing-module-docstring)", b"C0114", Severity::Note),
+        // flake8's codes have three digits; its `E` is a style.
+        ("src/app.py:3:80: E501 line too long (88 > 79 characters)", b"E501", Severity::Unstated),
         (
             "pkg/a.py:12: error: Unsupported operand types for + (\"str\" and \"bytes\")  [operator]",
             b"operator",
