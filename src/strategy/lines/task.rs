@@ -156,16 +156,19 @@ impl Task {
 /// first word) and its subcommand, without its flags (words that start
 /// with `-`).
 fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
-    command
-        .split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
-        .filter(|w| !w.is_empty())
-        .enumerate()
-        // The program, a subcommand right after it (`git log`, `ruff
-        // check`: a bare lower-case word), and the flags.
-        .filter(|(i, w)| *i > 1 || (*i == 1 && !w.iter().all(|&u| u16::from(b'a') <= u && u <= u16::from(b'z'))))
-        .map(|(_, w)| w)
-        .filter(|w| w.first() != Some(&u16::from(b'-')))
-        .flat_map(words)
+    // Each command of a pipeline or list (`find . | sort`, `cd x && make`)
+    // names its own program.
+    command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).flat_map(|part| {
+        part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
+            .filter(|w| !w.is_empty())
+            .enumerate()
+            // The program, a subcommand right after it (`git log`, `ruff
+            // check`: a bare lower-case word), and the flags.
+            .filter(|(i, w)| *i > 1 || (*i == 1 && !w.iter().all(|&u| u16::from(b'a') <= u && u <= u16::from(b'z'))))
+            .map(|(_, w)| w)
+            .filter(|w| w.first() != Some(&u16::from(b'-')))
+            .flat_map(words)
+    })
 }
 
 /// Words that set aside what follows them in their clause ("ignore the

@@ -198,6 +198,9 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     assert_eq!(asked("git log --stat -- src/x.py"), ["src/x.py", "src"]);
     assert_eq!(asked("pytest -k test_parse_date"), ["test_parse_date", "test", "parse", "date"]);
     assert_eq!(asked("grep -rn req lib/"), ["req", "lib"]);
+    // Each command of a pipeline or list names its own program.
+    assert_eq!(asked("find node_modules | sort"), ["node_modules", "node", "module"]);
+    assert_eq!(asked("cd crates/pkg && cargo test -p parser; git status"), ["crates/pkg", "crate", "pkg", "parser"]);
 }
 
 #[test]
