@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::kind::Kind;
 use super::readers::commits::{is_commit, is_commit_field};
+use super::readers::json_keys::{may_report, reports_failure};
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -25,16 +26,25 @@ use listing::listing;
 /// taken: lines read and nesting pushed and popped (for the tests that hold
 /// the work linear).
 pub fn tiers(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
+    let (tiers, steps, _) = tiers_and_reports(kind, lines);
+    (tiers, steps)
+}
+
+/// [`tiers`], and a JSON document's keys that report a failure
+/// ([`reports_failure`]), ascending, read in the same pass (none for the
+/// other kinds).
+pub fn tiers_and_reports(kind: Kind, lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize, Vec<u32>) {
     let steps = if kind == Kind::Json { 0 } else { lines.len() };
+    let mut reports = Vec::new();
     let (tiers, extra) = match kind {
         Kind::Log => (Vec::new(), 0),
         Kind::Code => (code(lines), 0),
         Kind::Diff => (diff(lines), 0),
         Kind::Search => (search(lines), 0),
-        Kind::Json => json(lines),
+        Kind::Json => json(lines, &mut reports),
         Kind::Listing => (listing(lines), 0),
     };
-    (tiers, steps + extra)
+    (tiers, steps + extra, reports)
 }
 
 /// Diffs: commit headers and each file's first header line (`diff …`, or
@@ -192,7 +202,7 @@ pub(super) fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
 /// array elements, then the first element of every array, then the rest
 /// shallowest first. One scan of each line's bytes; the nesting is a byte a
 /// level, and whether any open array is past its first element is a count.
-fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
+fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) {
     const ARRAY: u8 = 1;
     // Lines read, and nesting levels opened and closed.
     let mut steps = 0;
@@ -211,6 +221,9 @@ fn json(lines: TextLines<'_>) -> (Vec<Vec<u32>>, usize) {
         let start = line.iter().position(|&u| !is_space(u)).unwrap_or(line.len());
         let key = matches!(line.get(start), Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
         let k = k as u32;
+        if line.get(start) == Some(&0x22) && may_report(&line[start..]) && reports_failure(line) {
+            reports.push(k);
+        }
         if !later && depth <= 1 && key {
             top.push(k);
         } else if !later && depth <= 2 && key {

@@ -383,3 +383,40 @@ fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() 
     }));
     assert_eq!(for_task.len(), 1 + 8, "{for_task:?}");
 }
+
+#[test]
+fn a_json_reports_failing_objects_are_kept_first_with_their_messages_and_names() {
+    // A test runner's JSON report (`jest --json`, pretty-printed): 400
+    // results, two of them failed, deep in its array.
+    let mut json =
+        String::from("{\n  \"numFailedTests\": 2,\n  \"testResults\": [\n    {\n      \"assertionResults\": [\n");
+    for i in 0..400 {
+        let failed = i == 137 || i == 311;
+        let messages = if failed {
+            format!(
+                "[\n            \"Error: expect(received).toBe(expected) at parse.test.js:{}:19\"\n          ]",
+                40 + i
+            )
+        } else {
+            "[]".to_owned()
+        };
+        json.push_str(&format!(
+            "        {{\n          \"duration\": 3,\n          \"failureMessages\": {messages},\n          \"fullName\": \"parser parses case {i}\",\n          \"status\": \"{}\"\n        }}{}\n",
+            if failed { "failed" } else { "passed" },
+            if i < 399 { "," } else { "" }
+        ));
+    }
+    json.push_str("      ]\n    }\n  ]\n}\n");
+    let text = utf16(&json);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Json]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    for line in [
+        "parse.test.js:177:19",
+        "\"fullName\": \"parser parses case 137\"",
+        "parse.test.js:351:19",
+        "\"fullName\": \"parser parses case 311\"",
+    ] {
+        assert!(o.contains(line), "{line} missing from\n{o}");
+    }
+}

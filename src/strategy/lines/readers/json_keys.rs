@@ -1,0 +1,130 @@
+//! Keys of a pretty-printed JSON document that report a failure: an
+//! `"error"` (or `"errors"`, `"exception"`, `"failureMessages"`, …) with a
+//! value, or a state key (`"status"`, `"conclusion"`, `"result"`, …) whose
+//! value says it failed, as `jest --json`, `gh api`, `kubectl -o json` and
+//! `npm --json` print them. A JSON document's outline keeps them first.
+
+/// Keys whose any value but an empty one reports a failure (lower-cased,
+/// `_` and `-` left out).
+const FAILURE_KEYS: &[&str] = &[
+    "error",
+    "errormessage",
+    "errors",
+    "exception",
+    "exceptions",
+    "failure",
+    "failuremessage",
+    "failuremessages",
+    "failures",
+    "fatal",
+    "stderr",
+    "traceback",
+];
+
+/// Keys whose value names a state (lower-cased, `_` and `-` left out).
+const STATE_KEYS: &[&str] = &["conclusion", "level", "outcome", "result", "severity", "state", "status"];
+
+/// States that are a failure (lower-cased).
+const FAILED: &[&str] = &["crashed", "error", "errored", "fail", "failed", "failure", "fatal", "timedout", "timed_out"];
+
+/// Keys that name the object they are in (lower-cased, `_` and `-` left out).
+const NAME_KEYS: &[&str] =
+    &["file", "filename", "fullname", "id", "job", "name", "package", "path", "step", "test", "testpath", "title"];
+
+/// The key of JSON `line` (UTF-16), lower-cased without `_` and `-`, and
+/// where its value starts: `None` when the line opens with no key.
+fn key_of(line: &[u16]) -> Option<(Vec<u8>, usize)> {
+    let start = line.iter().position(|&u| u != 0x20 && u != 0x09)?;
+    if line[start] != 0x22 {
+        return None;
+    }
+    let len = line[start + 1..].iter().position(|&u| u == 0x22 || u == 0x5C)?;
+    let key = &line[start + 1..start + 1 + len];
+    if key.len() > 24 || line.get(start + 1 + len) != Some(&0x22) || key.iter().any(|&u| u >= 0x80) {
+        return None;
+    }
+    let mut at = start + len + 2;
+    while line.get(at).is_some_and(|&u| u == 0x20) {
+        at += 1;
+    }
+    if line.get(at) != Some(&0x3A) {
+        return None;
+    }
+    let folded =
+        key.iter().filter(|&&u| u != u16::from(b'_') && u != u16::from(b'-')).map(|&u| (u as u8).to_ascii_lowercase());
+    Some((folded.collect(), at + 1))
+}
+
+/// Whether JSON `line` is a key that names the object it is in (`"name"`,
+/// `"fullName"`, `"title"`, `"path"`, …): what a failure in the object is of.
+pub fn names_object(line: &[u16]) -> bool {
+    key_of(line).is_some_and(|(key, _)| NAME_KEYS.iter().any(|k| k.as_bytes() == key.as_slice()))
+}
+
+/// A quick test before [`reports_failure`]: whether `line` opens with a
+/// key whose first letter a failure or state key starts with.
+#[inline]
+pub fn may_report(line: &[u16]) -> bool {
+    let start = line.iter().position(|&u| u != 0x20 && u != 0x09).unwrap_or(line.len());
+    line.get(start) == Some(&0x22)
+        && line
+            .get(start + 1)
+            .is_some_and(|&u| matches!(u | 0x20, 0x63 | 0x65 | 0x66 | 0x6C | 0x6F | 0x72 | 0x73 | 0x74))
+}
+
+/// Whether `line` (UTF-16, one line of pretty-printed JSON) is a key that
+/// reports a failure: a failure key with a value that is not empty
+/// (`null`, `false`, `0`, `""`, `[]`, `{}`), or a state key whose string
+/// value is a failed state.
+pub fn reports_failure(line: &[u16]) -> bool {
+    // A line as the index holds it ends with its `\n`.
+    let Some((folded, at)) = key_of(line) else { return false };
+    let value: Vec<u8> =
+        line[at..].iter().map(|&u| if u < 0x80 { u as u8 } else { 0x80 }).skip_while(|&b| b == b' ').collect();
+    let value = value.trim_ascii_end();
+    let value = value.strip_suffix(b",").unwrap_or(value).trim_ascii_end();
+    let is = |list: &[&str]| list.iter().any(|k| k.as_bytes() == folded.as_slice());
+    if is(FAILURE_KEYS) {
+        return !matches!(value, b"" | b"null" | b"false" | b"0" | b"\"\"" | b"[]" | b"{}");
+    }
+    if is(STATE_KEYS) {
+        let Some(inner) = value.strip_prefix(b"\"").and_then(|v| v.strip_suffix(b"\"")) else { return false };
+        return FAILED.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(inner));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reports_failure;
+    use crate::text::utf16;
+
+    #[test]
+    fn a_failure_key_with_a_value_or_a_failed_state_reports_and_nothing_else_does() {
+        for line in [
+            r#"  "error": "ETARGET: No matching version found for pkg@^9.0.0","#,
+            r#"      "failureMessages": ["#,
+            r#"  "status": "failed","#,
+            r#"    "conclusion": "failure""#,
+            r#"  "errors": [{"message": "Bad credentials"}],"#,
+            r#"  "level": "ERROR","#,
+        ] {
+            assert!(reports_failure(&utf16(line)), "{line}");
+        }
+        for line in [
+            r#"  "error": null,"#,
+            r#"  "errors": [],"#,
+            "  \"failureMessages\": [],\n",
+            r#"  "status": "passed","#,
+            r#"  "conclusion": "success","#,
+            r#"  "errorOnExist": false,"#,
+            r#"  "description": "error: failed to compile","#,
+            r#""error""#,
+            "  error: failed",
+        ] {
+            assert!(!reports_failure(&utf16(line)), "{line}");
+        }
+        assert!(super::names_object(&utf16("      \"fullName\": \"parser parses case 137\",\n")));
+        assert!(!super::names_object(&utf16("      \"duration\": 3,\n")));
+    }
+}
