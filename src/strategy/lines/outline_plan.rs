@@ -14,7 +14,7 @@ use super::kind::Kind;
 use super::order::spread_positions;
 use super::readers::json_keys::names_object;
 use super::task::Matches;
-use super::task_plan::keep_task_lines;
+use super::task_plan::{indent_of, keep_task_lines};
 use super::{LineOptions, Reason, outline};
 
 /// Share of the budget a listing's or JSON's last lines take before its tiers.
@@ -132,11 +132,11 @@ pub(crate) fn plan_outline<'a>(
                 if !keep.add(k, cap, Reason::Failure) {
                     continue;
                 }
-                let indent = indent_units(index.line(k));
+                let indent = indent_of(index.line(k));
                 if opens_value(index.line(k)) {
                     for j in (k + 1..bounds.end).take(EVIDENCE_VALUE_LINES) {
                         steps += 1;
-                        if indent_units(index.line(j)) <= indent {
+                        if indent_of(index.line(j)) <= indent {
                             break;
                         }
                         keep.add(j, cap, Reason::Cause);
@@ -150,10 +150,10 @@ pub(crate) fn plan_outline<'a>(
                     for j in side {
                         steps += 1;
                         let line = index.line(j);
-                        if indent_units(line) < indent {
+                        if indent_of(line) < indent {
                             break;
                         }
-                        if indent_units(line) == indent && names_object(line) {
+                        if indent_of(line) == indent && names_object(line) {
                             keep.add(j, cap, Reason::Cause);
                         }
                     }
@@ -235,11 +235,6 @@ fn add_once<'a>(keep: &mut KeepSet<'_, 'a>, seen: &mut HashSet<&'a [u16]>, k: us
     if !keep.is_kept(k) && seen.insert(text) {
         keep.add(k, cap, Reason::Outline);
     }
-}
-
-/// Leading spaces and tabs of `line`.
-fn indent_units(line: &[u16]) -> usize {
-    line.iter().take_while(|&&u| u == 0x20 || u == 0x09).count()
 }
 
 /// Whether JSON `line` ends by opening an object or array: its value is on

@@ -132,6 +132,6 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
 }
 
 /// Leading spaces and tabs of `line`.
-fn indent_of(line: &[u16]) -> usize {
+pub(super) fn indent_of(line: &[u16]) -> usize {
     line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
 }
