@@ -23,6 +23,9 @@ const PARENTS: usize = 3;
 /// Lines of the block indented under a matched line kept with it (a
 /// definition's body, a key's value).
 const BODY_LINES: usize = 40;
+/// Search hits, the strongest first, whose function (a hit above in the
+/// same file that opens one) is kept with them.
+const SEARCH_FUNCTIONS: usize = 2;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
@@ -42,6 +45,7 @@ pub(super) fn keep_task_lines<'a>(
     mut keep_line: impl FnMut(&mut KeepSet<'_, 'a>, usize) -> bool,
 ) -> usize {
     let mut steps = 0;
+    let mut functions_sought = 0;
     for k in matches.ranked(tier) {
         if keep.full() {
             break;
@@ -57,13 +61,32 @@ pub(super) fn keep_task_lines<'a>(
             keep.add(p, cap, Reason::Task);
         }
         // A search hit's neighbours in the same file (the lines around it
-        // in the source, when the pattern hit them too).
+        // in the source, when the pattern hit them too); for the strongest
+        // hits, the nearest hit above in that file that opens a function:
+        // the function it is in, when the pattern hit its signature.
         if kind == Kind::Search
             && let Some(file) = leading_file(index.line(k))
         {
             for j in [k + 1, k.wrapping_sub(1)] {
                 if text.contains(&j) && leading_file(index.line(j)) == Some(file) {
                     keep.add(j, cap, Reason::Task);
+                }
+            }
+            if functions_sought < SEARCH_FUNCTIONS {
+                functions_sought += 1;
+                let mut v = String::new();
+                for j in (text.start.max(k.saturating_sub(PARENT_REACH))..k).rev() {
+                    steps += 1;
+                    let line = index.line(j);
+                    if leading_file(line) != Some(file) {
+                        break;
+                    }
+                    view(line, &mut v);
+                    let content = v.splitn(3, ':').nth(2).unwrap_or("");
+                    if opens_function(content) {
+                        keep.add(j, cap, Reason::Task);
+                        break;
+                    }
                 }
             }
         }
@@ -134,4 +157,19 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
 /// Leading spaces and tabs of `line`.
 pub(super) fn indent_of(line: &[u16]) -> usize {
     line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
+}
+
+/// Whether source line `content` opens a function or a class: a keyword
+/// (`def`, `fn`, `func`, `function`, `class`) after its modifiers, or a
+/// name bound to a function (`proto.handle = function handle(req) {`).
+fn opens_function(content: &str) -> bool {
+    use std::sync::OnceLock;
+    static OPENS: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    OPENS
+        .get_or_init(|| {
+            crate::signals::rules::ascii_regex(
+                r"^\s*(?:(?:export|default|async|static|public|private|protected|pub(?:\([^)]*\))?)\s+)*(?:def|fn|func|function|class)\b|^\s*[\w.$]+\s*[:=]\s*(?:async\s+)?function\b",
+            )
+        })
+        .is_match(content.as_bytes())
 }

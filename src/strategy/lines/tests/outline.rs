@@ -420,3 +420,42 @@ fn a_json_reports_failing_objects_are_kept_first_with_their_messages_and_names()
         assert!(o.contains(line), "{line} missing from\n{o}");
     }
 }
+
+#[test]
+fn a_search_hits_function_is_kept_with_the_strongest_hits() {
+    // `grep -rn req lib/`: hundreds of hits; the task's words are on a few
+    // lines of one function, whose signature the pattern also hit.
+    let mut hits = String::new();
+    for f in 0..6 {
+        for i in 0..40 {
+            hits.push_str(&format!(
+                "lib/m{f}.js:{}:  var v{i} = req.headers['x-{i}'] || req.query.q{i};\n",
+                10 + i * 3
+            ));
+        }
+    }
+    for i in 0..30 {
+        hits.push_str(&format!("lib/router/index.js:{}:  // req.option{i} is read below\n", 20 + i * 3));
+    }
+    hits.push_str("lib/router/index.js:136:proto.handle = function handle(req, res, out) {\n");
+    for i in 0..12 {
+        hits.push_str(&format!("lib/router/index.js:{}:  req.next{i} = next;\n", 138 + i));
+    }
+    hits.push_str("lib/router/index.js:156:  var parentParams = req.params;\n");
+    hits.push_str("lib/router/index.js:158:  var done = restore(out, req, 'baseUrl', 'next', 'params');\n");
+    for f in 6..12 {
+        for i in 0..40 {
+            hits.push_str(&format!(
+                "lib/m{f}.js:{}:  var v{i} = req.headers['x-{i}'] || req.query.q{i};\n",
+                10 + i * 3
+            ));
+        }
+    }
+    let t = utf16(&hits);
+    let blocks = [Block::Text(&t)];
+    let options = LineOptions { kind: Some(Kind::Search), ..LineOptions::default() };
+    let task = Task::new(&[&utf16("where are the parentParams saved before the router dispatches?")]);
+    let kept = out(&blocks, &prune_with_spans(&blocks, &budgets(2048), &options, &[], &task).unwrap());
+    assert!(kept.contains("var parentParams = req.params;"), "{kept}");
+    assert!(kept.contains("proto.handle = function handle(req, res, out) {"), "the function it is in\n{kept}");
+}
