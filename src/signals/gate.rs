@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use super::anchors::Anchors;
-use super::rules::{RULES, Says, narrowed_anchor};
+use super::rules::{RULES, SEARCHED_ALONE, Says, narrowed_anchor};
 
 /// Gate bits: which kinds of verdict rule a line's anchors allow.
 pub(crate) const GATE_PASS: u8 = 1;
@@ -16,8 +16,9 @@ pub(crate) const GATE_CHATTER: u8 = 4;
 /// The anchors of the pass, summary and chatter rules, over narrowed text,
 /// and the gate bits each one opens: those of three bytes or more in one
 /// multi-literal search, the counts (`0 passed`) by the space after a
-/// number, the shorter ones (`ok`, a pass glyph) apart, since a packed
-/// searcher is only selective on longer ones.
+/// number, the shorter ones (`ok`, a pass glyph) and the rare ones the
+/// prefilter searches alone apart, since a packed searcher is only
+/// selective on longer ones and slows with each literal.
 struct Gate {
     anchors: Anchors,
     short: Vec<(memchr::memmem::Finder<'static>, u8)>,
@@ -42,7 +43,12 @@ fn built() -> &'static Gate {
         let holds = |l: &[u8]| {
             literals.iter().filter(|(m, _)| l.windows(m.len()).any(|w| w == m.as_slice())).fold(0, |b, (_, x)| b | x)
         };
-        let (long, short): (Vec<_>, Vec<_>) = literals.iter().cloned().partition(|(l, _)| l.len() >= 3);
+        // The rare anchors the prefilter searches on their own are searched
+        // on their own here too: in the multi-literal search they would
+        // share its buckets and slow every other literal down.
+        let alone: Vec<Vec<u8>> = SEARCHED_ALONE.iter().map(|a| narrowed_anchor(a)).collect();
+        let (long, short): (Vec<_>, Vec<_>) =
+            literals.iter().cloned().partition(|(l, _)| l.len() >= 3 && !alone.contains(l));
         let anchors = Anchors::new(long.iter().map(|(l, _)| (l.clone(), holds(l))));
         let short = short.into_iter().map(|(l, bits)| (memchr::memmem::Finder::new(&l).into_owned(), bits)).collect();
         Gate { anchors, short }

@@ -32,7 +32,10 @@ fn triggers() -> &'static Anchors {
 fn searched_alone() -> &'static [memchr::memmem::Finder<'static>] {
     static ALONE: OnceLock<Vec<memchr::memmem::Finder<'static>>> = OnceLock::new();
     ALONE.get_or_init(|| {
-        super::rules::SEARCHED_ALONE.iter().map(|a| memchr::memmem::Finder::new(a.as_bytes())).collect()
+        super::rules::SEARCHED_ALONE
+            .iter()
+            .map(|a| memchr::memmem::Finder::new(&super::rules::narrowed_anchor(a)).into_owned())
+            .collect()
     })
 }
 

@@ -22,12 +22,14 @@ pub(crate) fn content_start(line: &[u16]) -> usize {
 /// `**14506** `) and pytest's `INTERNALERROR> `. The line is read from
 /// after it, so a report's frames, blank lines and indentation read as
 /// they would without it. Its one separating space is part of it.
+#[inline]
 pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     const INTERNAL: &[u8] = b"INTERNALERROR> ";
-    if s.len() >= INTERNAL.len() && s.iter().zip(INTERNAL).all(|(&u, &b)| u == u16::from(b)) {
-        return INTERNAL.len();
-    }
     let Some(&mark) = s.first() else { return 0 };
+    if mark == u16::from(b'I') {
+        let internal = s.len() >= INTERNAL.len() && s.iter().zip(INTERNAL).all(|(&u, &b)| u == u16::from(b));
+        return if internal { INTERNAL.len() } else { 0 };
+    }
     if !matches!(mark, 0x3D | 0x2D | 0x2A) || s.get(1) != Some(&mark) {
         return 0;
     }
