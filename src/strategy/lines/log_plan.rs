@@ -17,7 +17,8 @@
 //!    the last frame); the earliest lines naming a kept failure's subject
 //!    ([`mentions`]); failure lines repeating a template (where they come
 //!    file by file, each file's first before the rest), spread over the
-//!    output; weak failure words, capped at [`WEAK_SHARE`] and spread.
+//!    output; weak failure words, capped at [`WEAK_SHARE`] and spread; a
+//!    JSON report's keys that say what failed ([`json_reports`]).
 //! 3. **The start** ([`LogPlan::start`]), up to its share: the first lines,
 //!    up to the first that does not fit.
 //! 4. **Context** ([`LogPlan::context`], [`context`]) around failures, then more of both
@@ -28,6 +29,7 @@
 //! never multiplied by the budget.
 
 use super::index::LineIndex;
+use super::json_reports;
 use super::keep::KeepSet;
 use super::kind::Kind;
 use super::order::spread_positions;
@@ -246,6 +248,14 @@ impl LogPlan<'_, '_, '_> {
             self.keep.add(step, cap, Reason::Cause);
         }
         self.keep_mentions(&kept_failures);
+        // A runner's JSON report printed with its output (`jest --json`):
+        // its keys that say what failed, with their values and names.
+        for t in 0..self.index.texts.len() {
+            if self.kinds[t] == Kind::Log {
+                let found = json_reports::find_reports(self.index.lines_of(t));
+                json_reports::keep_reports(&mut self.keep, self.index, t, &found, cap);
+            }
+        }
         // Weak failure words right next to a kept failure line read as part of it.
         let n = self.n();
         let weak: Vec<u32> =

@@ -22,6 +22,7 @@
 
 mod cost;
 pub mod index;
+mod json_reports;
 mod json_spans;
 mod keep;
 pub mod kind;

@@ -7,28 +7,23 @@
 use std::collections::HashSet;
 
 use super::index::LineIndex;
+use super::json_reports;
 use super::json_spans;
 use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
-use super::readers::json_keys::names_object;
 use super::task::Matches;
-use super::task_plan::{indent_of, keep_task_lines};
+use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
 
 /// Share of the budget a listing's or JSON's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
 
 /// Most of the budget left after the ends a JSON document's keys that
-/// report a failure take, with their values, before the tiers.
+/// report a failure take, with their values (see [`json_reports`]), before
+/// the tiers.
 const EVIDENCE_SHARE: f64 = 0.5;
-
-/// Lines of such a key's value kept with it.
-const EVIDENCE_VALUE_LINES: usize = 8;
-
-/// Lines read up and down from such a key for the keys that name its object.
-const SIBLING_REACH: usize = 32;
 
 /// Most of the budget left after the ends the task's lines take, before
 /// the tiers.
@@ -117,48 +112,12 @@ pub(crate) fn plan_outline<'a>(
         })
         .collect();
     // Evidence before shape: a JSON document's keys that report a failure,
-    // each with the first lines of its value and the keys that name its
-    // object, before its outline.
+    // with their values and names, before its outline.
     if reports.iter().any(|r| !r.is_empty()) {
         let limit = keep.cost() + (keep.room() as f64 * EVIDENCE_SHARE) as usize;
         keep.set_limit(limit);
         for (t, found) in reports.iter().enumerate() {
-            let bounds = index.bounds[t].clone();
-            for &local in found {
-                let k = bounds.start + local as usize;
-                if keep.full() {
-                    break;
-                }
-                if !keep.add(k, cap, Reason::Failure) {
-                    continue;
-                }
-                let indent = indent_of(index.line(k));
-                if opens_value(index.line(k)) {
-                    for j in (k + 1..bounds.end).take(EVIDENCE_VALUE_LINES) {
-                        steps += 1;
-                        if indent_of(index.line(j)) <= indent {
-                            break;
-                        }
-                        keep.add(j, cap, Reason::Cause);
-                    }
-                }
-                // What the object that failed is: its name, title or path,
-                // among its keys (a value's lines between are stepped over).
-                let up = (bounds.start..k).rev().take(SIBLING_REACH);
-                let down = (k + 1..bounds.end).take(SIBLING_REACH);
-                for side in [up.collect::<Vec<_>>(), down.collect()] {
-                    for j in side {
-                        steps += 1;
-                        let line = index.line(j);
-                        if indent_of(line) < indent {
-                            break;
-                        }
-                        if indent_of(line) == indent && names_object(line) {
-                            keep.add(j, cap, Reason::Cause);
-                        }
-                    }
-                }
-            }
+            steps += json_reports::keep_reports(keep, index, t, found, cap);
         }
         keep.set_limit(usize::MAX);
     }
@@ -235,11 +194,4 @@ fn add_once<'a>(keep: &mut KeepSet<'_, 'a>, seen: &mut HashSet<&'a [u16]>, k: us
     if !keep.is_kept(k) && seen.insert(text) {
         keep.add(k, cap, Reason::Outline);
     }
-}
-
-/// Whether JSON `line` ends by opening an object or array: its value is on
-/// the lines under it.
-fn opens_value(line: &[u16]) -> bool {
-    let end = line.iter().rposition(|&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D));
-    end.is_some_and(|e| matches!(line[e], 0x5B | 0x7B))
 }

@@ -303,3 +303,31 @@ fn a_valgrind_report_under_its_process_tag_keeps_its_error_and_frames() {
         }
     }
 }
+
+#[test]
+fn a_runners_json_report_after_its_log_keeps_what_failed() {
+    // `jest --json | python3 -m json.tool`: the runner's own report on
+    // stderr first, then its JSON report, one failed test deep in it.
+    let mut log = String::from(
+        "FAIL test/parse.test.js\n  \u{25CF} parser \u{203A} parses case 137\n\n    Expected: 4\n    Received: 5\n\n",
+    );
+    log.push_str("Tests:       1 failed, 399 passed, 400 total\n{\n    \"numFailedTests\": 1,\n    \"testResults\": [\n        {\n            \"assertionResults\": [\n");
+    for i in 0..400 {
+        let failed = i == 137;
+        log.push_str(&format!(
+            "                {{\n                    \"duration\": 3,\n                    \"failureMessages\": {},\n                    \"fullName\": \"parser parses case {i}\",\n                    \"status\": \"{}\"\n                }}{}\n",
+            if failed { "[\n                        \"Error: expect(received).toBe(expected) at /app/test/parse.test.js:177:19\"\n                    ]" } else { "[]" },
+            if failed { "failed" } else { "passed" },
+            if i < 399 { "," } else { "" }
+        ));
+    }
+    log.push_str("            ]\n        }\n    ]\n}\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    for line in ["\"fullName\": \"parser parses case 137\"", "/app/test/parse.test.js:177:19", "\"status\": \"failed\""]
+    {
+        assert!(o.contains(line), "{line} missing from\n{o}");
+    }
+}

@@ -1,0 +1,87 @@
+//! A JSON report's keys that say what failed (see
+//! [`readers::json_keys`](super::readers::json_keys)), kept as evidence:
+//! each key with the first lines of its value and the keys that name the
+//! object it is in, in a JSON document before its outline, in a log (a
+//! runner's report printed after its own output) with its failures.
+//!
+//! Work: the lines read for the keys once, then a bounded walk around
+//! each key kept ([`VALUE_LINES`] down, [`SIBLING_REACH`] each way).
+
+use super::Reason;
+use super::index::LineIndex;
+use super::keep::KeepSet;
+use super::readers::json_keys::{may_report, names_object, reports_failure};
+use super::task_plan::indent_of;
+use crate::text::TextLines;
+
+/// Lines of such a key's value kept with it.
+const VALUE_LINES: usize = 8;
+
+/// Lines read up and down from such a key for the keys that name its object.
+const SIBLING_REACH: usize = 32;
+
+/// The lines of `lines` that are JSON keys reporting a failure, ascending.
+pub(super) fn find_reports(lines: TextLines<'_>) -> Vec<u32> {
+    (0..lines.len())
+        .filter(|&k| may_report(lines.line(k)) && reports_failure(lines.line(k)))
+        .map(|k| k as u32)
+        .collect()
+}
+
+/// Keeps text `t`'s report keys `found` (its line numbers, ascending) into
+/// `keep` while there is room, each with the first [`VALUE_LINES`] of the
+/// object or array it opens and the keys that name its object; returns
+/// the lines read.
+pub(super) fn keep_reports<'a>(
+    keep: &mut KeepSet<'_, 'a>,
+    index: &LineIndex<'a>,
+    t: usize,
+    found: &[u32],
+    cap: usize,
+) -> usize {
+    let bounds = index.bounds[t].clone();
+    let mut steps = 0;
+    for &local in found {
+        let k = bounds.start + local as usize;
+        if keep.full() {
+            break;
+        }
+        if !keep.add(k, cap, Reason::Failure) {
+            continue;
+        }
+        let indent = indent_of(index.line(k));
+        if opens_value(index.line(k)) {
+            for j in (k + 1..bounds.end).take(VALUE_LINES) {
+                steps += 1;
+                if indent_of(index.line(j)) <= indent {
+                    break;
+                }
+                keep.add(j, cap, Reason::Cause);
+            }
+        }
+        // What the object that failed is: its name, title or path, among
+        // its keys (a value's lines between are stepped over).
+        let up = (bounds.start..k).rev().take(SIBLING_REACH);
+        let down = (k + 1..bounds.end).take(SIBLING_REACH);
+        for side in [up.collect::<Vec<_>>(), down.collect()] {
+            for j in side {
+                steps += 1;
+                let line = index.line(j);
+                if indent_of(line) < indent {
+                    break;
+                }
+                if indent_of(line) == indent && names_object(line) {
+                    keep.add(j, cap, Reason::Cause);
+                }
+            }
+        }
+    }
+    steps
+}
+
+/// Whether JSON `line` ends by opening an object or array: its value is on
+/// the lines under it.
+fn opens_value(line: &[u16]) -> bool {
+    let end = line.iter().rposition(|&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D));
+    end.is_some_and(|e| matches!(line[e], 0x5B | 0x7B))
+}
