@@ -20,6 +20,9 @@ const VALUE_LINES: usize = 8;
 /// Lines read up and down from such a key for the keys that name its object.
 const SIBLING_REACH: usize = 32;
 
+/// Keys naming the objects around such a key kept with it, the nearest first.
+const ANCESTORS: usize = 2;
+
 /// The lines of `lines` that are JSON keys reporting a failure, ascending.
 pub(super) fn find_reports(lines: TextLines<'_>) -> Vec<u32> {
     (0..lines.len())
@@ -41,13 +44,17 @@ pub(super) fn keep_reports<'a>(
 ) -> usize {
     let bounds = index.bounds[t].clone();
     let mut steps = 0;
-    for &local in found {
+    let ancestors = ancestor_names(index, t, found, &mut steps);
+    for (i, &local) in found.iter().enumerate() {
         let k = bounds.start + local as usize;
         if keep.full() {
             break;
         }
         if !keep.add(k, cap, Reason::Failure) {
             continue;
+        }
+        for &a in &ancestors[i] {
+            keep.add(a, cap, Reason::Cause);
         }
         let indent = indent_of(index.line(k));
         if opens_value(index.line(k)) {
@@ -77,6 +84,41 @@ pub(super) fn keep_reports<'a>(
         }
     }
     steps
+}
+
+/// For each report key of `found` (text `t`'s line numbers, ascending),
+/// the keys above it that name the objects it is in (a file's
+/// `"filePath"` over its messages), nearest first, at most
+/// [`ANCESTORS`]: one pass over the text up to the last key, a line at an
+/// indentation closing the names recorded deeper, a name replacing the
+/// one recorded at its own.
+fn ancestor_names(index: &LineIndex<'_>, t: usize, found: &[u32], steps: &mut usize) -> Vec<Vec<usize>> {
+    let bounds = index.bounds[t].clone();
+    let mut names: Vec<(usize, usize)> = Vec::new();
+    let mut out = Vec::with_capacity(found.len());
+    let mut next = 0;
+    let last = found.last().map_or(bounds.start, |&l| bounds.start + l as usize);
+    for k in bounds.start..=last {
+        *steps += 1;
+        let line = index.line(k);
+        let indent = indent_of(line);
+        // A line less indented than a name closes the name's object.
+        while names.last().is_some_and(|&(i, _)| i > indent) {
+            names.pop();
+        }
+        while next < found.len() && bounds.start + found[next] as usize == k {
+            let above = names.iter().rev().filter(|&&(i, _)| i < indent);
+            out.push(above.take(ANCESTORS).map(|&(_, j)| j).collect());
+            next += 1;
+        }
+        if names_object(line) {
+            match names.last_mut() {
+                Some(last) if last.0 == indent => *last = (indent, k),
+                _ => names.push((indent, k)),
+            }
+        }
+    }
+    out
 }
 
 /// Whether JSON `line` ends by opening an object or array: its value is on

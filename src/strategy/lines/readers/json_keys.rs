@@ -28,8 +28,10 @@ const STATE_KEYS: &[&str] = &["conclusion", "level", "outcome", "result", "sever
 const FAILED: &[&str] = &["crashed", "error", "errored", "fail", "failed", "failure", "fatal", "timedout", "timed_out"];
 
 /// Keys that name the object they are in (lower-cased, `_` and `-` left out).
-const NAME_KEYS: &[&str] =
-    &["file", "filename", "fullname", "id", "job", "name", "package", "path", "step", "test", "testpath", "title"];
+const NAME_KEYS: &[&str] = &[
+    "file", "filename", "filepath", "fullname", "id", "job", "message", "name", "package", "path", "step", "test",
+    "testpath", "title",
+];
 
 /// The key of JSON `line` (UTF-16), lower-cased without `_` and `-`, and
 /// where its value starts: `None` when the line opens with no key.
@@ -56,10 +58,16 @@ fn key_of(line: &[u16]) -> Option<(Vec<u8>, usize)> {
 }
 
 /// Whether JSON `line` is a key that names the object it is in (`"name"`,
-/// `"fullName"`, `"title"`, `"path"`, …): what a failure in the object is of.
+/// `"fullName"`, `"title"`, `"path"`, a short `"message"`, …): what a
+/// failure in the object is of.
 pub fn names_object(line: &[u16]) -> bool {
-    key_of(line).is_some_and(|(key, _)| NAME_KEYS.iter().any(|k| k.as_bytes() == key.as_slice()))
+    line.len() <= NAME_LINE
+        && key_of(line).is_some_and(|(key, _)| NAME_KEYS.iter().any(|k| k.as_bytes() == key.as_slice()))
 }
+
+/// Longest a line naming an object is, in code units: a longer `"message"`
+/// is a report of its own, not a name.
+const NAME_LINE: usize = 200;
 
 /// A quick test before [`reports_failure`]: whether `line` opens with a
 /// key whose first letter a failure or state key starts with.
@@ -87,6 +95,10 @@ pub fn reports_failure(line: &[u16]) -> bool {
     if is(FAILURE_KEYS) {
         return !matches!(value, b"" | b"null" | b"false" | b"0" | b"\"\"" | b"[]" | b"{}");
     }
+    // ESLint's numeric severity: 2 is an error (1 a warning).
+    if folded.as_slice() == b"severity" && value == b"2" {
+        return true;
+    }
     if is(STATE_KEYS) {
         let Some(inner) = value.strip_prefix(b"\"").and_then(|v| v.strip_suffix(b"\"")) else { return false };
         return FAILED.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(inner));
@@ -108,6 +120,7 @@ mod tests {
             r#"    "conclusion": "failure""#,
             r#"  "errors": [{"message": "Bad credentials"}],"#,
             r#"  "level": "ERROR","#,
+            "                \"severity\": 2,\n",
         ] {
             assert!(reports_failure(&utf16(line)), "{line}");
         }
@@ -121,10 +134,14 @@ mod tests {
             r#"  "description": "error: failed to compile","#,
             r#""error""#,
             "  error: failed",
+            "                \"severity\": 1,\n",
         ] {
             assert!(!reports_failure(&utf16(line)), "{line}");
         }
         assert!(super::names_object(&utf16("      \"fullName\": \"parser parses case 137\",\n")));
         assert!(!super::names_object(&utf16("      \"duration\": 3,\n")));
+        assert!(super::names_object(&utf16("        \"filePath\": \"/app/src/response.js\",\n")));
+        let long = format!("      \"message\": \"{}\",\n", "x".repeat(300));
+        assert!(!super::names_object(&utf16(&long)), "a long message is no name");
     }
 }

@@ -459,3 +459,37 @@ fn a_search_hits_function_is_kept_with_the_strongest_hits() {
     assert!(kept.contains("var parentParams = req.params;"), "{kept}");
     assert!(kept.contains("proto.handle = function handle(req, res, out) {"), "the function it is in\n{kept}");
 }
+
+#[test]
+fn a_json_linters_error_is_kept_with_its_message_and_the_file_it_is_in() {
+    // `eslint -f json | python3 -m json.tool`: files, each with its
+    // warnings (severity 1); one error (severity 2) deep in one file.
+    let mut json = String::from("[\n");
+    for f in 0..60 {
+        json.push_str(&format!("    {{\n        \"filePath\": \"/app/src/file_{f}.js\",\n        \"messages\": [\n"));
+        for m in 0..20 {
+            let error = f == 37 && m == 15;
+            json.push_str(&format!(
+                "            {{\n                \"ruleId\": \"{}\",\n                \"severity\": {},\n                \"message\": \"{}\",\n                \"line\": {}\n            }}{}\n",
+                if error { "no-undef" } else { "prefer-const" },
+                if error { 2 } else { 1 },
+                if error { "'cdoe' is not defined.".to_owned() } else { format!("'v{m}' is never reassigned.") },
+                10 + m,
+                if m < 19 { "," } else { "" }
+            ));
+        }
+        json.push_str(&format!(
+            "        ],\n        \"errorCount\": {}\n    }}{}\n",
+            u8::from(f == 37),
+            if f < 59 { "," } else { "" }
+        ));
+    }
+    json.push_str("]\n");
+    let text = utf16(&json);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Json]);
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    for line in ["\"message\": \"'cdoe' is not defined.\"", "\"filePath\": \"/app/src/file_37.js\""] {
+        assert!(o.contains(line), "{line} missing from\n{o}");
+    }
+}
