@@ -223,6 +223,14 @@ impl LogPlan<'_, '_, '_> {
             }
         }
 
+        // A runner's JSON report printed with its output (`jest --json`):
+        // its keys that say what failed, with their values and names.
+        for t in 0..self.index.texts.len() {
+            if self.kinds[t] == Kind::Log {
+                let found = json_reports::find_reports(self.index.lines_of(t));
+                json_reports::keep_reports(&mut self.keep, self.index, t, &found, cap);
+            }
+        }
         // Other summaries, the closing ones first.
         for &(k, s) in &summaries {
             if seen.insert(s.template) {
@@ -248,14 +256,6 @@ impl LogPlan<'_, '_, '_> {
             self.keep.add(step, cap, Reason::Cause);
         }
         self.keep_mentions(&kept_failures);
-        // A runner's JSON report printed with its output (`jest --json`):
-        // its keys that say what failed, with their values and names.
-        for t in 0..self.index.texts.len() {
-            if self.kinds[t] == Kind::Log {
-                let found = json_reports::find_reports(self.index.lines_of(t));
-                json_reports::keep_reports(&mut self.keep, self.index, t, &found, cap);
-            }
-        }
         // Weak failure words right next to a kept failure line read as part of it.
         let n = self.n();
         let weak: Vec<u32> =
