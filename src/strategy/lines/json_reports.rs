@@ -42,6 +42,9 @@ pub(super) fn keep_reports<'a>(
     found: &[u32],
     cap: usize,
 ) -> usize {
+    if found.is_empty() {
+        return 0;
+    }
     let bounds = index.bounds[t].clone();
     let mut steps = 0;
     let ancestors = ancestor_names(index, t, found, &mut steps);
@@ -97,8 +100,8 @@ fn ancestor_names(index: &LineIndex<'_>, t: usize, found: &[u32], steps: &mut us
     let mut names: Vec<(usize, usize)> = Vec::new();
     let mut out = Vec::with_capacity(found.len());
     let mut next = 0;
-    let last = found.last().map_or(bounds.start, |&l| bounds.start + l as usize);
-    for k in bounds.start..=last {
+    let Some(&last) = found.last() else { return out };
+    for k in bounds.start..=bounds.start + last as usize {
         *steps += 1;
         let line = index.line(k);
         let indent = indent_of(line);

@@ -331,3 +331,14 @@ fn a_runners_json_report_after_its_log_keeps_what_failed() {
         assert!(o.contains(line), "{line} missing from\n{o}");
     }
 }
+
+#[test]
+fn a_log_with_an_empty_text_after_it_is_planned() {
+    // The JSON report reading walks each log text's lines: an empty text
+    // (no lines of its own) after a log has none to walk.
+    let log: String = (0..300).map(|i| format!("step {i} ok\n")).collect::<String>() + "error: build failed\n";
+    let (text, empty) = (utf16(&log), utf16(""));
+    let blocks = [Block::Text(&text), Block::Text(&empty)];
+    let o = out(&blocks, &prune(&blocks, &budgets(1024), &LineOptions::default()).unwrap());
+    assert!(o.contains("error: build failed"), "{o}");
+}
