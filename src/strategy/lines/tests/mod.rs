@@ -159,21 +159,29 @@ fn arb_log() -> impl Strategy<Value = Vec<u16>> {
         1 => "[0-9]{1,3} passed, [0-9] failed",
         1 => "x{200,3000}",
         1 => "[\u{4e00}-\u{4e20}😀]{0,40}",
+        // JSON report keys and brackets, a tool's line prefix.
+        1 => " {0,12}\"(status|error|failureMessages|fullName|filePath|severity|missing|message)\": (\"failed\"|\"x\"|\\[|\\{|2|true|null|\"[a-z ]{0,300}\"),?",
+        1 => " {0,12}[\\[\\]{},]{1,2}",
+        1 => "(==|--|\\*\\*)[0-9]{1,5}(==|--|\\*\\*) {0,2}[A-Za-z ]{0,30}",
+        1 => "INTERNALERROR> [a-z ]{0,30}",
     ];
-    (prop::collection::vec(line, 0..200), any::<bool>(), prop::collection::vec(0xD800u16..0xE000, 0..3)).prop_map(
-        |(lines, trailing_newline, lone)| {
-            let mut text = lines.join("\n");
-            if trailing_newline {
-                text.push('\n');
-            }
-            let mut units = utf16(&text);
-            for (i, u) in lone.into_iter().enumerate() {
-                let at = (i * 7919) % (units.len() + 1);
-                units.insert(at, u);
-            }
-            units
-        },
-    )
+    let lines = (prop::collection::vec(line, 0..200), any::<bool>(), prop::collection::vec(0xD800u16..0xE000, 0..3));
+    // A fifth of the texts open and close a JSON value, so they are read as JSON.
+    (lines, prop::bool::weighted(0.2)).prop_map(|((lines, trailing_newline, lone), json)| {
+        let mut text = lines.join("\n");
+        if json {
+            text = format!("{{\n{text}\n}}");
+        }
+        if trailing_newline {
+            text.push('\n');
+        }
+        let mut units = utf16(&text);
+        for (i, u) in lone.into_iter().enumerate() {
+            let at = (i * 7919) % (units.len() + 1);
+            units.insert(at, u);
+        }
+        units
+    })
 }
 
 proptest! {
