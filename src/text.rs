@@ -14,6 +14,13 @@ pub use crate::kernels::{is_high_surrogate, is_low_surrogate, is_space};
 /// V8's longest string, in UTF-16 code units: no text from JS is longer.
 pub const MAX_JS_STRING_UNITS: usize = 0x1fff_ffe8;
 
+/// Leading spaces and tabs of `line`, in code units: its raw indentation
+/// (a line's view reads past a timestamp or a tool's prefix first; see
+/// `signals::frames::line_indent`).
+pub fn leading_blanks(line: &[u16]) -> usize {
+    line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
+}
+
 /// Number of code points in `text`; a lone surrogate counts as one (the
 /// [kernel](crate::kernels::code_point_len)).
 pub fn code_point_len(text: &[u16]) -> usize {

@@ -50,12 +50,8 @@ pub(crate) fn starts_pytest_detail(content: &[u16]) -> bool {
 /// Whether `line` is one of pytest's `E   ` detail lines (after a CI
 /// timestamp and escapes).
 pub(crate) fn pytest_detail_line(line: &[u16]) -> bool {
-    // Only a digit, an escape, a caret or a tool prefix's first character
-    // (`=`, `-`, `*`, `I`) can open a prefix content_start skips.
     let at = match line.first() {
-        Some(&u) if (0x30..=0x39).contains(&u) || matches!(u, 0x1B | 0x5E | 0x3D | 0x2D | 0x2A | 0x49) => {
-            super::view::content_start(line)
-        }
+        Some(&u) if super::view::may_open_prefix(u) => super::view::content_start(line),
         _ => 0,
     };
     starts_pytest_detail(&line[at..])

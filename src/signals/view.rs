@@ -24,13 +24,12 @@ pub(crate) fn content_start(line: &[u16]) -> usize {
 /// they would without it. Its one separating space is part of it.
 #[inline]
 pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
-    const INTERNAL: &[u8] = b"INTERNALERROR> ";
     let Some(&mark) = s.first() else { return 0 };
-    if mark == u16::from(b'I') {
+    if mark == u16::from(INTERNAL[0]) {
         let internal = s.len() >= INTERNAL.len() && s.iter().zip(INTERNAL).all(|(&u, &b)| u == u16::from(b));
         return if internal { INTERNAL.len() } else { 0 };
     }
-    if !matches!(mark, 0x3D | 0x2D | 0x2A) || s.get(1) != Some(&mark) {
+    if !TAG_MARKS.contains(&mark) || s.get(1) != Some(&mark) {
         return 0;
     }
     let digits = s[2..].iter().take_while(|&&u| (0x30..=0x39).contains(&u)).count();
@@ -41,6 +40,19 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
         None | Some(&0x0A) | Some(&0x0D) if closed => at + 2,
         _ => 0,
     }
+}
+
+/// pytest's prefix on the lines of its internal errors.
+const INTERNAL: &[u8] = b"INTERNALERROR> ";
+/// The marks around Valgrind's process tag (`==`, `--`, `**`).
+const TAG_MARKS: [u16; 3] = [0x3D, 0x2D, 0x2A];
+
+/// Whether a line opening with unit `u` may have a prefix that
+/// [`content_start`] reads past: a timestamp's digit, an escape, a caret
+/// escape, or a tool prefix's first character. Any other line's content
+/// starts at its first unit.
+pub(crate) fn may_open_prefix(u: u16) -> bool {
+    (0x30..=0x39).contains(&u) || matches!(u, 0x1B | 0x5E) || u == u16::from(INTERNAL[0]) || TAG_MARKS.contains(&u)
 }
 
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.

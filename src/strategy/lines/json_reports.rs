@@ -10,9 +10,8 @@
 use super::Reason;
 use super::index::LineIndex;
 use super::keep::KeepSet;
-use super::readers::json_keys::{may_report, names_object, reports_failure};
-use super::task_plan::indent_of;
-use crate::text::TextLines;
+use super::readers::json_keys::{names_object, reports_failure};
+use crate::text::{TextLines, leading_blanks};
 
 /// Lines of such a key's value kept with it.
 const VALUE_LINES: usize = 8;
@@ -25,10 +24,7 @@ const ANCESTORS: usize = 2;
 
 /// The lines of `lines` that are JSON keys reporting a failure, ascending.
 pub(super) fn find_reports(lines: TextLines<'_>) -> Vec<u32> {
-    (0..lines.len())
-        .filter(|&k| may_report(lines.line(k)) && reports_failure(lines.line(k)))
-        .map(|k| k as u32)
-        .collect()
+    (0..lines.len()).filter(|&k| reports_failure(lines.line(k))).map(|k| k as u32).collect()
 }
 
 /// Keeps text `t`'s report keys `found` (its line numbers, ascending) into
@@ -59,11 +55,11 @@ pub(super) fn keep_reports<'a>(
         for &a in &ancestors[i] {
             keep.add(a, cap, Reason::Cause);
         }
-        let indent = indent_of(index.line(k));
+        let indent = leading_blanks(index.line(k));
         if opens_value(index.line(k)) {
             for j in (k + 1..bounds.end).take(VALUE_LINES) {
                 steps += 1;
-                if indent_of(index.line(j)) <= indent {
+                if leading_blanks(index.line(j)) <= indent {
                     break;
                 }
                 keep.add(j, cap, Reason::Cause);
@@ -73,16 +69,14 @@ pub(super) fn keep_reports<'a>(
         // its keys (a value's lines between are stepped over).
         let up = (bounds.start..k).rev().take(SIBLING_REACH);
         let down = (k + 1..bounds.end).take(SIBLING_REACH);
-        for side in [up.collect::<Vec<_>>(), down.collect()] {
-            for j in side {
-                steps += 1;
-                let line = index.line(j);
-                if indent_of(line) < indent {
-                    break;
-                }
-                if indent_of(line) == indent && names_object(line) {
-                    keep.add(j, cap, Reason::Cause);
-                }
+        for j in up
+            .take_while(|&j| leading_blanks(index.line(j)) >= indent)
+            .chain(down.take_while(|&j| leading_blanks(index.line(j)) >= indent))
+        {
+            steps += 1;
+            let line = index.line(j);
+            if leading_blanks(line) == indent && names_object(line) {
+                keep.add(j, cap, Reason::Cause);
             }
         }
     }
@@ -104,7 +98,7 @@ fn ancestor_names(index: &LineIndex<'_>, t: usize, found: &[u32], steps: &mut us
     for k in bounds.start..=bounds.start + last as usize {
         *steps += 1;
         let line = index.line(k);
-        let indent = indent_of(line);
+        let indent = leading_blanks(line);
         // A line less indented than a name closes the name's object.
         while names.last().is_some_and(|&(i, _)| i > indent) {
             names.pop();

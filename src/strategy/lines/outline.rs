@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::kind::Kind;
 use super::readers::commits::{is_commit, is_commit_field};
-use super::readers::json_keys::{may_report, reports_failure};
+use super::readers::json_keys::reports_failure;
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -221,7 +221,7 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         let start = line.iter().position(|&u| !is_space(u)).unwrap_or(line.len());
         let key = matches!(line.get(start), Some(&(0x22 | 0x7B | 0x5B | 0x7D | 0x5D)));
         let k = k as u32;
-        if line.get(start) == Some(&0x22) && may_report(&line[start..]) && reports_failure(line) {
+        if line.get(start) == Some(&0x22) && reports_failure(&line[start..]) {
             reports.push(k);
         }
         if !later && depth <= 1 && key {

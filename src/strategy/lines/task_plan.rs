@@ -12,9 +12,11 @@ use super::index::LineIndex;
 use super::keep::KeepSet;
 use super::kind::Kind;
 use super::readers::commits::is_commit;
+use super::readers::patterns::patterns;
 use super::readers::places::leading_file;
 use super::task::Matches;
 use crate::signals::{is_blank, view};
+use crate::text::leading_blanks;
 
 /// Lines walked up from a matched line for the lines it sits under.
 const PARENT_REACH: usize = 256;
@@ -83,14 +85,14 @@ pub(super) fn keep_task_lines<'a>(
                     }
                     view(line, &mut v);
                     let content = v.splitn(3, ':').nth(2).unwrap_or("");
-                    if opens_function(content) {
+                    if patterns().function.is_match(content.as_bytes()) {
                         keep.add(j, cap, Reason::Task);
                         break;
                     }
                 }
             }
         }
-        let indent = indent_of(index.line(k));
+        let indent = leading_blanks(index.line(k));
         let mut body = 0;
         for j in k + 1..text.end {
             steps += 1;
@@ -99,7 +101,7 @@ pub(super) fn keep_task_lines<'a>(
                 continue;
             }
             let most = if kind == Kind::Json { JSON_VALUE_LINES } else { BODY_LINES };
-            if indent_of(line) <= indent || body >= most || keep.full() {
+            if leading_blanks(line) <= indent || body >= most || keep.full() {
                 break;
             }
             body += 1;
@@ -114,7 +116,7 @@ pub(super) fn keep_task_lines<'a>(
 /// (`ls -R`); in a diff or commit log, the commit above and its subject.
 fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mut usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut indent = indent_of(index.line(k));
+    let mut indent = leading_blanks(index.line(k));
     let floor = k.saturating_sub(PARENT_REACH).max(start);
     let mut header_found = false;
     let mut v = String::new();
@@ -124,7 +126,7 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
         if is_blank(line) {
             continue;
         }
-        let i = indent_of(line);
+        let i = leading_blanks(line);
         if i < indent && out.len() < PARENTS {
             out.push(j);
             indent = i;
@@ -142,7 +144,8 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
             }
             // A commit's subject: its first message line.
             if kind == Kind::Diff {
-                let subject = (j + 1..k).take(6).find(|&s| indent_of(index.line(s)) >= 4 && !is_blank(index.line(s)));
+                let subject =
+                    (j + 1..k).take(6).find(|&s| leading_blanks(index.line(s)) >= 4 && !is_blank(index.line(s)));
                 out.extend(subject);
             }
             header_found = true;
@@ -152,24 +155,4 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
         }
     }
     out
-}
-
-/// Leading spaces and tabs of `line`.
-pub(super) fn indent_of(line: &[u16]) -> usize {
-    line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
-}
-
-/// Whether source line `content` opens a function or a class: a keyword
-/// (`def`, `fn`, `func`, `function`, `class`) after its modifiers, or a
-/// name bound to a function (`proto.handle = function handle(req) {`).
-fn opens_function(content: &str) -> bool {
-    use std::sync::OnceLock;
-    static OPENS: OnceLock<regex::bytes::Regex> = OnceLock::new();
-    OPENS
-        .get_or_init(|| {
-            crate::signals::rules::ascii_regex(
-                r"^\s*(?:(?:export|default|async|static|public|private|protected|pub(?:\([^)]*\))?)\s+)*(?:def|fn|func|function|class)\b|^\s*[\w.$]+\s*[:=]\s*(?:async\s+)?function\b",
-            )
-        })
-        .is_match(content.as_bytes())
 }

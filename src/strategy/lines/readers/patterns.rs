@@ -1,5 +1,5 @@
-//! The line patterns the kind sampler and the code outline share: a
-//! definition, a signature, an import, a comment, log evidence, a search
+//! The line patterns the kind sampler, the code outline and the task's
+//! search hits share: a definition, a function opened, a signature, an import, a comment, log evidence, a search
 //! hit, a diagnostic, a listing entry.
 
 use std::sync::OnceLock;
@@ -11,6 +11,7 @@ use crate::signals::rules::ascii_regex;
 /// The compiled patterns (see [`patterns`]).
 pub struct ShapePatterns {
     pub definition: Regex,
+    pub function: Regex,
     pub signature: Regex,
     pub import: Regex,
     pub comment: Regex,
@@ -28,6 +29,12 @@ pub fn patterns() -> &'static ShapePatterns {
         // A definition opened by a keyword, in most languages.
         definition: ascii_regex(
             r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|mod|let|var|const)\b|macro_rules!)",
+        ),
+        // A function or a class opened (what a search hit may sit in): a
+        // keyword after its modifiers, or a name bound to a function
+        // (`proto.handle = function handle(req) {`).
+        function: ascii_regex(
+            r"^\s*(?:(?:export|default|async|static|public|private|protected|pub(?:\([^)]*\))?)\s+)*(?:def|fn|func|function|class)\b|^\s*[\w.$]+\s*[:=]\s*(?:async\s+)?function\b",
         ),
         // A C-family or Java signature: a return type, a name, a parameter
         // list, not a call or a statement.
