@@ -2,14 +2,18 @@
 //! and the fuzz targets both call, so every harness asserts the same rules.
 //! Built for tests and with the `guarantees` feature (the fuzz crate's).
 
+use std::collections::HashSet;
+use std::ops::Range;
+
 use crate::config::{Budgets, PRUNE_MARKER};
 use crate::content::{self, Block, Piece, Pruned, measure, render_texts};
 use crate::hash::content_hash;
 use crate::markers::expand;
 use crate::pages::{PageError, SEARCH_CONTEXT, Selection, min_threshold, retrieval};
+use crate::signals::Signals;
 use crate::strategy::head_tail;
-use crate::strategy::lines::{self, LineOptions};
-use crate::text::{MAX_JS_STRING_UNITS, code_point_len, split_lines, utf16};
+use crate::strategy::lines::{self, LineOptions, floor};
+use crate::text::{MAX_JS_STRING_UNITS, TextLines, code_point_len, split_lines, utf16};
 
 /// `Err` with the message when `cond` is false.
 macro_rules! ensure {
@@ -93,6 +97,9 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
         budgets.keep()
     );
     ensure!(lines::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
+    if let [Block::Text(text)] = blocks {
+        check_floor(text, budgets, options)?;
+    }
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {
         ensure!(&content_hash(text) == hash, "hash {hash} does not name its text");
@@ -109,6 +116,44 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
             }
         }
     }
+    Ok(())
+}
+
+/// Lines mode's floor on one text (see `strategy::lines::floor`): of each
+/// evidence class, the plan shows at least as many distinct pieces of
+/// evidence, by the plan's reading, as the better of upstream's head/tail
+/// and a plain tail within the same budget shows among its whole lines.
+pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Result<(), String> {
+    let Some((kept, log)) = lines::kept_lines(text, budgets, options) else { return Ok(()) };
+    let lines = split_lines(text);
+    let n = lines.len();
+    let cps = |run: Range<usize>| run.map(|k| code_point_len(&text[lines[k].clone()])).sum::<usize>();
+    let (head, tail) = (budgets.head(), budgets.tail());
+    let keep = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
+    let Some((head_end, ht_tail, tail_start)) = floor::blind_windows(n, keep, (head, tail), cps) else {
+        return Ok(());
+    };
+    // The floor holds where the text is read as a log, by its every line.
+    if !log {
+        return Ok(());
+    }
+    let starts: Vec<u32> = lines.iter().map(|l| l.start as u32).collect();
+    let mut signals = Signals::default();
+    signals.scan(TextLines { text, starts: &starts }, 0);
+    let shown = |within: &dyn Fn(usize) -> bool| {
+        let mut per_class = vec![HashSet::new(); floor::CLASSES.len()];
+        for (_, (c, id)) in floor::evidence_lines(&signals, within) {
+            per_class[c].insert(id);
+        }
+        per_class.iter().map(HashSet::len).collect::<Vec<usize>>()
+    };
+    let (by_head_tail, by_tail) = (shown(&|k| k < head_end || k >= ht_tail), shown(&|k| k >= tail_start));
+    let better = if by_tail > by_head_tail { by_tail } else { by_head_tail };
+    let plan = shown(&|k| kept.contains(k));
+    ensure!(
+        plan.iter().zip(&better).all(|(p, b)| p >= b),
+        "distinct evidence per class {plan:?} under the blind cut's {better:?}"
+    );
     Ok(())
 }
 

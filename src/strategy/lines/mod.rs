@@ -21,6 +21,7 @@
 //! the threshold costs what head/tail costs: it is not read at all.
 
 mod cost;
+pub mod floor;
 pub mod index;
 mod json_reports;
 mod json_spans;
@@ -180,6 +181,22 @@ fn planned(
     let guaranteed = pruned.chars_after <= budgets.keep() && pruned.chars_after < index.total();
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.keep());
     if guaranteed { (Some(pruned), plan.kinds) } else { fallback() }
+}
+
+/// The lines lines mode's plan of one text over the threshold keeps, and
+/// whether it read the text as a log (for the floor's check);
+/// `None` where it is within the threshold or gets upstream's cut.
+#[cfg(any(test, feature = "guarantees"))]
+pub fn kept_lines(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option<(Kept, bool)> {
+    let blocks = [Block::Text(text)];
+    if code_points_at_most(content::texts(&blocks), budgets.threshold()) {
+        return None;
+    }
+    let index = LineIndex::new(&blocks)?;
+    let plan = plan::choose(&index, budgets, options, &[], &Task::default(), false)?;
+    let pruned = render_blocks(&blocks, &index, &plan.kept);
+    (pruned.chars_after <= budgets.keep() && pruned.chars_after < index.total())
+        .then_some((plan.kept, plan.kinds == [Kind::Log]))
 }
 
 /// The kind of each text block of `blocks` (see [`kind`]), in order.

@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use super::floor::Floor;
 use super::index::LineIndex;
 use super::keep::{KeepSet, Kept};
 use super::kind::{self, Kind, Shape};
@@ -98,30 +99,57 @@ pub(super) fn choose(
     let mut cost = PlanCost { spans: spans.len() + touched.len(), ..PlanCost::default() };
     let matches = Matches::find(index, task);
     cost.task = matches.as_ref().map_or(0, |m| m.steps);
-    if kinds.iter().all(|&k| k != Kind::Log) {
-        let (outline, task) =
-            outline_plan::plan_outline(index, &mut keep, &kinds, &options, &touched, matches.as_ref(), cap, head_tail);
-        cost.outline = outline;
-        cost.task += task;
-    } else {
-        let mut plan = log_plan::LogPlan {
-            index,
-            signals: &signals,
-            keep,
-            options,
-            touched: &touched,
-            matches: matches.as_ref(),
-            kinds: &kinds,
-            budget,
-            cap,
-            head_tail,
-            task_steps: 0,
+    // The floor holds where the text is read as a log.
+    let floor = (kinds == [Kind::Log]).then(|| Floor::read(index, &signals, budget, head_tail)).flatten();
+    // The lines held first: none, then the better blind cut's evidence the
+    // plan did not show, then (if the plan then drops other evidence of it)
+    // all of it, which fits by construction.
+    let mut held: Vec<(usize, Reason)> = Vec::new();
+    for pass in 0.. {
+        for &(k, reason) in &held {
+            keep.add(k, cap, reason);
+        }
+        let task_steps = if kinds.iter().all(|&k| k != Kind::Log) {
+            let (outline, task) = outline_plan::plan_outline(
+                index,
+                &mut keep,
+                &kinds,
+                &options,
+                &touched,
+                matches.as_ref(),
+                cap,
+                head_tail,
+            );
+            cost.outline += outline;
+            task
+        } else {
+            let mut plan = log_plan::LogPlan {
+                index,
+                signals: &signals,
+                keep,
+                options,
+                touched: &touched,
+                matches: matches.as_ref(),
+                kinds: &kinds,
+                budget,
+                cap,
+                head_tail,
+                task_steps: 0,
+            };
+            plan.plan();
+            keep = plan.keep;
+            plan.task_steps
         };
-        plan.plan();
-        cost.task += plan.task_steps;
-        keep = plan.keep;
+        cost.task += task_steps;
+        cost.attempts += keep.attempts;
+        let Some(floor) = floor.as_ref() else { break };
+        let missing = floor.missing(keep.kept(), &signals);
+        if missing.is_empty() || pass == 2 {
+            break;
+        }
+        held = if pass == 0 { missing } else { floor.held().collect() };
+        keep = KeepSet::new(index, budget, head_tail, explain)?;
     }
-    cost.attempts = keep.attempts;
     cost.scan = signals.cost;
     let (kept, reasons) = keep.finish();
     Some(Plan { kept, reasons, signals, kinds, matches, cost })
