@@ -19,6 +19,8 @@
 //! held first (one line of each, as many as it lacks); where it still
 //! shows less, once more with a line of all the better cut's evidence held
 //! first, which fits by construction. So the work is at most three plans.
+//! A caller's keep-spans (the session policy's cached head) are added
+//! before the held lines; the floor holds within the room they leave.
 
 use std::ops::Range;
 

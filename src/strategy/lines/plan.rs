@@ -103,9 +103,16 @@ pub(super) fn choose(
     let floor = (kinds == [Kind::Log]).then(|| Floor::read(index, &signals, budget, head_tail)).flatten();
     // The lines held first: none, then the better blind cut's evidence the
     // plan did not show, then (if the plan then drops other evidence of it)
-    // all of it, which fits by construction.
+    // all of it, which fits by construction where the caller gave no span.
     let mut held: Vec<(usize, Reason)> = Vec::new();
     for pass in 0.. {
+        // The caller's spans come first still (the policy's cached head:
+        // a rewrite that kept it differs from what was sent only after it).
+        if !held.is_empty() {
+            for &k in &touched {
+                keep.add(k, cap, Reason::Span);
+            }
+        }
         for &(k, reason) in &held {
             keep.add(k, cap, reason);
         }
