@@ -124,9 +124,7 @@ impl Budgets {
     /// upstream's cut scaled to lines mode's output budget.
     pub fn head_tail_within_keep(&self) -> Budgets {
         let room = self.keep - PRUNE_MARKER_LEN;
-        let head = (u128::from(room) * u128::from(self.head))
-            .checked_div(u128::from(self.head) + u128::from(self.tail))
-            .map_or(room / 2, |h| h as u64);
+        let head = head_part(room, (self.head, self.tail));
         Budgets { threshold: self.threshold, head, tail: room - head, keep: self.keep }
     }
 
@@ -144,6 +142,14 @@ impl Budgets {
     pub fn tail(&self) -> u64 {
         self.tail
     }
+}
+
+/// The head's part of `room` split in the ratio `head:tail` (half when both
+/// are 0), rounded down; exact for any `u64` values.
+pub fn head_part(room: u64, (head, tail): (u64, u64)) -> u64 {
+    (u128::from(room) * u128::from(head))
+        .checked_div(u128::from(head) + u128::from(tail))
+        .map_or(room / 2, |h| h as u64)
 }
 
 impl Default for Budgets {

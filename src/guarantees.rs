@@ -140,9 +140,10 @@ pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Re
     let starts: Vec<u32> = lines.iter().map(|l| l.start as u32).collect();
     let mut signals = Signals::default();
     signals.scan(TextLines { text, starts: &starts }, 0);
+    let evidence = floor::EvidenceOf::new(&signals);
     let shown = |within: &dyn Fn(usize) -> bool| {
         let mut per_class = vec![HashSet::new(); floor::CLASSES.len()];
-        for (_, (c, id)) in floor::evidence_lines(&signals, within) {
+        for (_, (c, id)) in evidence.lines(within) {
             per_class[c].insert(id);
         }
         per_class.iter().map(HashSet::len).collect::<Vec<usize>>()

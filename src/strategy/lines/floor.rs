@@ -27,6 +27,7 @@ use std::ops::Range;
 use super::Reason;
 use super::index::LineIndex;
 use super::keep::Kept;
+use crate::config::head_part;
 use crate::markers::{Unit, marker_len};
 use crate::signals::{Failure, LineSignal, Signals};
 
@@ -49,12 +50,11 @@ pub fn is_of_class(s: LineSignal, c: usize) -> bool {
 pub fn blind_windows(
     n: usize,
     budget: usize,
-    (head_w, tail_w): (u64, u64),
+    head_tail: (u64, u64),
     cps: impl Fn(Range<usize>) -> usize,
 ) -> Option<(usize, usize, usize)> {
     let room = budget.checked_sub(marker_len(n as u64, Unit::Lines) + 1)?;
-    let head = (room as u128 * u128::from(head_w)).checked_div(u128::from(head_w) + u128::from(tail_w));
-    let head = head.map_or(room / 2, |h| h as usize);
+    let head = head_part(room as u64, head_tail) as usize;
     // The most lines from the start, and the fewest from which on, within a size.
     let first_lines = |size: usize| {
         let (mut lo, mut hi) = (0, n);
@@ -81,60 +81,76 @@ pub fn blind_windows(
 /// lines, each worded its own way, is one piece), any other line of its own.
 pub type Evidence = (usize, u64);
 
-/// What each evidence line of `signals` among those `within` takes is
-/// evidence of (see [`Evidence`]), ascending by line. One pass over the
-/// signal lines, and one over their templates.
-pub fn evidence_lines(signals: &Signals, within: impl Fn(usize) -> bool) -> Vec<(usize, Evidence)> {
-    // Lines of each template, two at most (ids run from 1).
-    let mut seen = vec![0u8; signals.templates() as usize + 1];
-    for (_, s) in signals.iter() {
-        if let Some(count) = seen.get_mut(s.template as usize) {
-            *count = (*count + 1).min(2);
-        }
-    }
-    let mut out = Vec::new();
-    // The last failure line read, and the first of its run.
-    let mut run: Option<(usize, usize)> = None;
-    for (k, s) in signals.iter() {
-        for c in (0..CLASSES.len()).filter(|&c| is_of_class(s, c)) {
-            let first = if c == 0 {
-                let first = run.filter(|&(last, _)| last + 1 == k).map_or(k, |(_, first)| first);
-                run = Some((k, first));
-                first
-            } else {
-                k
-            };
-            let id = if s.template != 0 && seen.get(s.template as usize).is_some_and(|&c| c > 1) {
-                u64::from(s.template)
-            } else {
-                (1 << 32) + first as u64
-            };
-            if within(k) {
-                out.push((k, (c, id)));
+/// A reading's evidence lines (see [`Evidence`]): the reading, and which
+/// templates it holds more than once (counted once, in one pass).
+pub struct EvidenceOf<'s> {
+    signals: &'s Signals,
+    /// Per template id (from 1): whether more than one line has it.
+    repeated: Vec<bool>,
+}
+
+impl<'s> EvidenceOf<'s> {
+    /// The evidence of `signals`.
+    pub fn new(signals: &'s Signals) -> Self {
+        let mut seen = vec![0u8; signals.templates() as usize + 1];
+        for (_, s) in signals.iter() {
+            if let Some(count) = seen.get_mut(s.template as usize) {
+                *count = (*count + 1).min(2);
             }
         }
+        EvidenceOf { signals, repeated: seen.into_iter().map(|c| c > 1).collect() }
     }
-    out
+
+    /// What each evidence line among those `within` takes is evidence of,
+    /// ascending by line: one pass over the signal lines.
+    pub fn lines(&self, within: impl Fn(usize) -> bool) -> Vec<(usize, Evidence)> {
+        let mut out = Vec::new();
+        // The last failure line read, and the first of its run.
+        let mut run: Option<(usize, usize)> = None;
+        for (k, s) in self.signals.iter() {
+            for c in (0..CLASSES.len()).filter(|&c| is_of_class(s, c)) {
+                let first = if c == 0 {
+                    let first = run.filter(|&(last, _)| last + 1 == k).map_or(k, |(_, first)| first);
+                    run = Some((k, first));
+                    first
+                } else {
+                    k
+                };
+                let id = if s.template != 0 && self.repeated.get(s.template as usize) == Some(&true) {
+                    u64::from(s.template)
+                } else {
+                    (1 << 32) + first as u64
+                };
+                if within(k) {
+                    out.push((k, (c, id)));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// What the floor holds of one text.
-pub(crate) struct Floor {
+pub(crate) struct Floor<'s> {
+    /// The plan's reading's evidence.
+    evidence: EvidenceOf<'s>,
     /// What the better cut shows evidence of, each with its last line there,
     /// sorted by evidence.
     better: Vec<(Evidence, usize)>,
 }
 
-impl Floor {
+impl<'s> Floor<'s> {
     /// The floor of `index`'s text at `budget`, head/tail in the ratio
     /// `head_tail`, by the plan's reading of every line (`signals`); `None`
     /// for several text blocks, or when neither cut shows evidence.
-    pub fn read(index: &LineIndex<'_>, signals: &Signals, budget: usize, head_tail: (u64, u64)) -> Option<Floor> {
+    pub fn read(index: &LineIndex<'_>, signals: &'s Signals, budget: usize, head_tail: (u64, u64)) -> Option<Self> {
         if index.texts.len() != 1 {
             return None;
         }
         let n = index.line_count();
         let (head_end, ht_tail, tail) = blind_windows(n, budget, head_tail, |run| index.cps_of(run))?;
-        let lines = evidence_lines(signals, |k| k < head_end || k >= ht_tail.min(tail));
+        let evidence = EvidenceOf::new(signals);
+        let lines = evidence.lines(|k| k < head_end || k >= ht_tail.min(tail));
         // What a cut shows evidence of, with the last line of each.
         let of_cut = |cut: &dyn Fn(usize) -> bool| -> Vec<(Evidence, usize)> {
             let mut seen: Vec<(Evidence, usize)> =
@@ -152,16 +168,16 @@ impl Floor {
             per_class
         };
         let better = if counts(&tail_cut) > counts(&head_tail_cut) { tail_cut } else { head_tail_cut };
-        (!better.is_empty()).then_some(Floor { better })
+        (!better.is_empty()).then_some(Floor { evidence, better })
     }
 
     /// What `kept` lacks to show, of each class, as much distinct evidence
-    /// as the better cut (`signals`: the reading given to [`Floor::read`]):
+    /// as the better cut:
     /// for each class short by `d`, the `d` last lines of the better cut's
     /// evidence of it that `kept` does not show, in class order.
-    pub fn missing(&self, kept: &Kept, signals: &Signals) -> Vec<(usize, Reason)> {
+    pub fn missing(&self, kept: &Kept) -> Vec<(usize, Reason)> {
         let mut covered: Vec<Evidence> =
-            evidence_lines(signals, |k| kept.contains(k)).into_iter().map(|(_, e)| e).collect();
+            self.evidence.lines(|k| kept.contains(k)).into_iter().map(|(_, e)| e).collect();
         covered.sort_unstable();
         covered.dedup();
         let mut missing = Vec::new();

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::config::head_part;
 use crate::markers::{Unit, marker_len};
 use crate::strategy::lines::Reason;
 use crate::strategy::lines::cost::cut_cost;
@@ -425,7 +426,7 @@ impl<'i, 'a> KeepSet<'i, 'a> {
 /// Code-unit cut points in `line` keeping `keep` code points, split by the
 /// `(head, tail)` ratio, the tail always holding the line ending.
 fn cut_points(line: &[u16], keep: usize, (head_w, tail_w): (u64, u64)) -> (usize, usize) {
-    let head = (keep as u64 * head_w).checked_div(head_w + tail_w).map_or(keep / 2, |h| h as usize);
+    let head = head_part(keep as u64, (head_w, tail_w)) as usize;
     let tail = keep - head;
     let from = offset_after(line, head);
     let to = offset_before_last(line, tail).max(from);

@@ -171,32 +171,42 @@ fn planned(
     spans: &[Range<usize>],
     task: &Task,
 ) -> (Option<Pruned>, Vec<Kind>) {
-    let fallback = || (head_tail::prune(blocks, &budgets.head_tail_within_keep()), kinds(blocks));
-    let Some(index) = LineIndex::new(blocks) else { return fallback() };
-    let Some(plan) = plan::choose(&index, budgets, options, spans, task, false) else {
-        // Not even one marker per text fits: upstream's cut, which always does.
-        return fallback();
-    };
+    match rendered(blocks, budgets, options, spans, task) {
+        Some((plan, pruned)) => (Some(pruned), plan.kinds),
+        // Upstream's cut, which always fits.
+        None => (head_tail::prune(blocks, &budgets.head_tail_within_keep()), kinds(blocks)),
+    }
+}
+
+/// The plan of text over the threshold and what it renders to; `None`
+/// where upstream's cut is needed instead (not even one marker per text
+/// fits, or the texts are too long to index).
+fn rendered(
+    blocks: &[Block<'_>],
+    budgets: &Budgets,
+    options: &LineOptions,
+    spans: &[Range<usize>],
+    task: &Task,
+) -> Option<(plan::Plan, Pruned)> {
+    let index = LineIndex::new(blocks)?;
+    let plan = plan::choose(&index, budgets, options, spans, task, false)?;
     let pruned = render_blocks(blocks, &index, &plan.kept);
     let guaranteed = pruned.chars_after <= budgets.keep() && pruned.chars_after < index.total();
     debug_assert!(guaranteed, "selection kept its budget: {} <= {}", pruned.chars_after, budgets.keep());
-    if guaranteed { (Some(pruned), plan.kinds) } else { fallback() }
+    guaranteed.then_some((plan, pruned))
 }
 
 /// The lines lines mode's plan of one text over the threshold keeps, and
-/// whether it read the text as a log (for the floor's check);
-/// `None` where it is within the threshold or gets upstream's cut.
+/// whether it read the text as a log (for the floor's check); `None` where
+/// it is within the threshold or gets upstream's cut.
 #[cfg(any(test, feature = "guarantees"))]
 pub fn kept_lines(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Option<(Kept, bool)> {
     let blocks = [Block::Text(text)];
     if code_points_at_most(content::texts(&blocks), budgets.threshold()) {
         return None;
     }
-    let index = LineIndex::new(&blocks)?;
-    let plan = plan::choose(&index, budgets, options, &[], &Task::default(), false)?;
-    let pruned = render_blocks(&blocks, &index, &plan.kept);
-    (pruned.chars_after <= budgets.keep() && pruned.chars_after < index.total())
-        .then_some((plan.kept, plan.kinds == [Kind::Log]))
+    let (plan, _) = rendered(&blocks, budgets, options, &[], &Task::default())?;
+    Some((plan.kept, plan.kinds == [Kind::Log]))
 }
 
 /// The kind of each text block of `blocks` (see [`kind`]), in order.

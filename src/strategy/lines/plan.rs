@@ -150,7 +150,7 @@ pub(super) fn choose(
         cost.task += task_steps;
         cost.attempts += keep.attempts;
         let Some(floor) = floor.as_ref() else { break };
-        let missing = floor.missing(keep.kept(), &signals);
+        let missing = floor.missing(keep.kept());
         if missing.is_empty() || pass == 2 {
             break;
         }

@@ -3,7 +3,7 @@
 //! a repeated error at another place.
 
 use super::super::*;
-use super::{budgets, out};
+use super::{budgets, out, pruned_as};
 use crate::text::utf16;
 
 /// A linter's flood of one rule with one finding of another in it, in the
@@ -158,10 +158,7 @@ fn a_flood_naming_a_new_place_a_line_is_spread_not_kept_in_order() {
         log.push_str(&format!("    #0 0x55{i:04x} in read_{i} src/x.c:{}\nfile_{i}.txt ok\n", i + 10));
     }
     log.push_str("300 files, 0 mismatches\n");
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Log]);
-    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    let o = pruned_as(&log, Kind::Log, 4096);
     // Kept reports come from the whole run (its middle too), not its first
     // lines and its end alone.
     let middle = (120..240).filter(|i| o.contains(&format!("src/x.c:{}:5:", i + 10))).count();
@@ -322,10 +319,7 @@ fn a_runners_json_report_after_its_log_keeps_what_failed() {
         ));
     }
     log.push_str("            ]\n        }\n    ]\n}\n");
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Log]);
-    let o = out(&blocks, &prune(&blocks, &budgets(4096), &LineOptions::default()).unwrap());
+    let o = pruned_as(&log, Kind::Log, 4096);
     for line in ["\"fullName\": \"parser parses case 137\"", "/app/test/parse.test.js:177:19", "\"status\": \"failed\""]
     {
         assert!(o.contains(line), "{line} missing from\n{o}");

@@ -1,7 +1,9 @@
 //! Lines mode's tests: the contract on random and labelled inputs, the phases' choices.
 
 mod findings;
+mod floor;
 mod outline;
+mod runs;
 mod work;
 
 use super::*;
@@ -17,6 +19,15 @@ pub(super) fn budgets(threshold: u64) -> Budgets {
 
 pub(super) fn out(blocks: &[Block<'_>], p: &Pruned) -> String {
     render_texts(blocks, p).map(String::from_utf16_lossy).collect::<Vec<_>>().concat()
+}
+
+/// `text` pruned in lines mode at `budgets(budget)`, rendered, once its
+/// kind is checked to be `kind`.
+pub(super) fn pruned_as(text: &str, kind: Kind, budget: u64) -> String {
+    let text = utf16(text);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![kind]);
+    out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap())
 }
 
 fn log_with_failure_in_the_middle() -> String {
@@ -278,52 +289,6 @@ fn a_failure_in_a_step_the_job_went_past_comes_after_the_failing_steps_own() {
 }
 
 #[test]
-fn a_tap_failure_keeps_its_tests_title_and_the_values_under_its_yaml_keys() {
-    // tape: `# name`, the test's assertions, and where one fails the same
-    // `not ok` line as every other failure, with a YAML block under it.
-    let mut log = String::from("TAP version 13\n");
-    let mut n = 0;
-    for t in 0..120 {
-        log.push_str(&format!("# parses case {t} of the query string\n"));
-        for _ in 0..3 {
-            n += 1;
-            log.push_str(&format!("ok {n} should be deeply equivalent\n"));
-        }
-        if t % 12 == 5 {
-            n += 1;
-            log.push_str(&format!(
-                "not ok {n} should be deeply equivalent\n  ---\n    operator: deepEqual\n    expected: |-\n      {{ a: [ 'b{t}' ] }}\n    actual: |-\n      {{ a: {{ 0: 'b{t}' }} }}\n  ...\n"
-            ));
-        }
-    }
-    log.push_str(&format!("\n1..{n}\n# tests {n}\n# pass  {}\n# fail  10\n", n - 10));
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    let o = out(&blocks, &prune(&blocks, &budgets(3072), &LineOptions::default()).unwrap());
-    let kept: Vec<&str> = o.lines().collect();
-    let failures: Vec<usize> = (0..120).filter(|t| t % 12 == 5).collect();
-    let mut told_apart = 0;
-    for t in failures {
-        let value = format!("      {{ a: [ 'b{t}' ] }}");
-        if kept.contains(&value.as_str()) {
-            told_apart += 1;
-            let title = format!("# parses case {t} of the query string");
-            assert!(kept.contains(&title.as_str()), "case {t}: its values are kept without its title\n{o}");
-        }
-        // A YAML key whose value is on the line under it is not kept alone.
-        if let Some(i) = kept.iter().position(|l| *l == format!("      {{ a: {{ 0: 'b{t}' }} }}")) {
-            assert_eq!(kept[i - 1], "    actual: |-");
-        }
-    }
-    assert!(told_apart >= 3, "{told_apart} failures told apart\n{o}");
-    for (i, l) in kept.iter().enumerate() {
-        if l.ends_with(": |-") {
-            assert!(kept.get(i + 1).is_some_and(|v| v.starts_with("      {")), "{l} kept without its value\n{o}");
-        }
-    }
-}
-
-#[test]
 fn a_ci_runners_failing_step_is_named_with_its_verdict() {
     let ts = |i: usize| format!("2026-04-22T16:{:02}:{:02}.0000000Z ", i / 60 % 60, i % 60);
     let mut log = String::new();
@@ -390,68 +355,6 @@ proptest! {
     }
 }
 
-/// A `node --test` run as an agent pipes it: TAP whose subtests are
-/// indented, each with its YAML block, one failing among many.
-fn node_test_tap(suites: usize, per_suite: usize, failing: (usize, usize)) -> String {
-    let mut log = String::from("TAP version 13\n");
-    for d in 0..suites {
-        log.push_str(&format!("# Subtest: suite {d}\n"));
-        for i in 0..per_suite {
-            let n = i + 1;
-            if (d, i) == failing {
-                log.push_str(&format!(
-                    "    # Subtest: case {d}.{i}\n    not ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.8\n      type: 'test'\n      location: '/w/t.test.mjs:3:90'\n      failureType: 'testCodeFailure'\n      error: |-\n        Expected values to be strictly equal:\n\n        'actual' !== 'x'\n\n      code: 'ERR_ASSERTION'\n      ...\n"
-                ));
-            } else {
-                log.push_str(&format!(
-                    "    # Subtest: case {d}.{i}\n    ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.05{i}\n      type: 'test'\n      ...\n"
-                ));
-            }
-        }
-        let verdict = if d == failing.0 { "not ok" } else { "ok" };
-        log.push_str(&format!(
-            "    1..{per_suite}\n{verdict} {} - suite {d}\n  ---\n  duration_ms: 6.6\n  type: 'suite'\n  ...\n",
-            d + 1
-        ));
-    }
-    let total = suites * per_suite;
-    log.push_str(&format!("1..{suites}\n# tests {total}\n# suites {suites}\n# pass {}\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 532.1\n", total - 1));
-    log
-}
-
-#[test]
-fn an_indented_tap_run_is_a_log_and_keeps_its_failure_and_summary() {
-    let text = utf16(&node_test_tap(60, 20, (37, 11)));
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), [Kind::Log]);
-    for budget in [5159, 8192] {
-        let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
-        let o = out(&blocks, &p);
-        for needle in ["not ok 12 - case 37.11", "'actual' !== 'x'", "# fail 1", "# pass 1199"] {
-            assert!(o.contains(needle), "{needle} missing at {budget} from\n{o}");
-        }
-    }
-}
-
-#[test]
-fn a_progress_bar_reads_as_its_last_frame_and_the_error_after_it_stays() {
-    let frames: String = (0..60_000)
-        .map(|i| format!("Downloading torch.whl ({}.{} MB of 800 MB) {}%\r", i / 100, i % 100, i / 600))
-        .collect();
-    let error = "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device";
-    for text in [format!("{frames}\n{error}\n"), format!("Collecting torch\n{frames}\n{error}\n")] {
-        let t = utf16(&text);
-        let blocks = [Block::Text(&t)];
-        let p = prune(&blocks, &budgets(5159), &LineOptions::default()).unwrap();
-        let o = out(&blocks, &p);
-        assert!(o.contains(error), "{o}");
-        // The bar as the terminal left it: its last frame, whole.
-        assert!(o.contains("Downloading torch.whl (599.99 MB of 800 MB) 99%\r\n"), "{o}");
-        assert!(!o.contains("(0.0 MB of 800 MB)"), "{o}");
-        assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), t);
-    }
-}
-
 #[test]
 fn the_last_lines_stay_whatever_the_length_of_the_first() {
     // A first line of one enormous minified bundle (or JSON value), then
@@ -496,73 +399,5 @@ fn a_listings_and_a_json_documents_last_lines_stay() {
             let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
             assert!(o.contains(last), "{last} missing at {budget} from\n{o}");
         }
-    }
-}
-
-/// The floor on every labelled fixture at the recall budgets, head and
-/// tail in upstream's 4:1 ratio (as the scorer's blind cut): the plan shows,
-/// of each evidence class, as much distinct evidence as the better blind
-/// cut. The check reads the text itself (`guarantees::check_floor`).
-#[test]
-fn floor_holds_on_every_fixture() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("__test__").join("fixtures");
-    let mut logs: Vec<std::path::PathBuf> = Vec::new();
-    for corpus in std::fs::read_dir(&root).unwrap().filter_map(Result::ok).filter(|e| e.path().is_dir()) {
-        for case in std::fs::read_dir(corpus.path()).unwrap().filter_map(Result::ok) {
-            let raw = case.path().join("raw.log");
-            if raw.is_file() {
-                logs.push(raw);
-            }
-        }
-    }
-    logs.sort();
-    assert!(logs.len() >= 200, "{} fixtures", logs.len());
-    let mut held = 0;
-    for raw in &logs {
-        let text: Vec<u16> = String::from_utf8_lossy(&std::fs::read(raw).unwrap()).encode_utf16().collect();
-        for budget in [2048u64, 4096, 8192, 32768] {
-            let room = budget - PRUNE_MARKER_LEN;
-            let head = room * 4 / 5;
-            let b = Budgets::new(budget, head, room - head).unwrap();
-            crate::guarantees::check_floor(&text, &b, &LineOptions::default())
-                .unwrap_or_else(|e| panic!("{} at {budget}: {e}", raw.display()));
-            held += usize::from(crate::strategy::lines::kept_lines(&text, &b, &LineOptions::default()).is_some());
-        }
-    }
-    assert!(held > logs.len(), "only {held} plans checked");
-}
-
-/// What the floor asks of a plan: a flood of passes, then distinct
-/// failures a blind cut shows. Nothing kept lacks one line of each (the
-/// last); all of them kept lacks nothing; the plan itself keeps each.
-#[test]
-fn floor_asks_for_each_failure_a_blind_cut_shows() {
-    let mut text = String::new();
-    for i in 0..4000 {
-        text.push_str(&format!("ok {i} - test case number {i} passes\n"));
-    }
-    let failures = ["FAILED tests/test_a.py::test_one - AssertionError: 1 != 2", "error[E0308]: mismatched types"];
-    for f in failures.iter().chain(&failures) {
-        text.push_str(f);
-        text.push('\n');
-    }
-    let text = utf16(&text);
-    let blocks = [Block::Text(&text)];
-    let index = index::LineIndex::new(&blocks).unwrap();
-    let n = index.line_count();
-    let mut signals = Signals::default();
-    signals.scan(index.lines_of(0), 0);
-    let floor = floor::Floor::read(&index, &signals, 2048, (4, 1)).expect("the tail shows failures");
-    let mut missing: Vec<usize> = floor.missing(&Kept::none(n), &signals).into_iter().map(|(k, _)| k).collect();
-    missing.sort_unstable();
-    assert_eq!(missing, vec![n - 2, n - 1], "the last line of each failure");
-    let all = Kept::from_fates(&(0..n).map(|k| if k + 2 >= n { Fate::Keep } else { Fate::Drop }).collect::<Vec<_>>());
-    assert!(floor.missing(&all, &signals).is_empty());
-    let b = Budgets::new(2048, 1607, 402).unwrap();
-    let pruned = prune(&blocks, &b, &LineOptions::default()).unwrap();
-    let out: Vec<u16> = render_texts(&blocks, &pruned).flat_map(|t| t.iter().copied()).collect();
-    let out = String::from_utf16_lossy(&out);
-    for f in failures {
-        assert!(out.contains(f), "{f} dropped:\n{out}");
     }
 }

@@ -3,7 +3,7 @@
 //! JSON pretty and minified).
 
 use super::super::*;
-use super::{budgets, out};
+use super::{budgets, out, pruned_as};
 use crate::text::utf16;
 
 #[test]
@@ -102,10 +102,7 @@ fn a_tree_drawing_is_a_listing_read_top_level_first() {
         }
     }
     t.push_str("\n42 directories, 400 files\n");
-    let text = utf16(&t);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Listing]);
-    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    let o = pruned_as(&t, Kind::Listing, 2048);
     for name in top {
         assert!(o.lines().any(|l| l.ends_with(&format!("── {name}"))), "{name} missing\n{o}");
     }
@@ -128,10 +125,7 @@ fn a_java_classs_static_nested_types_are_declarations_not_values() {
         }
     }
     code.push_str("}\n");
-    let text = utf16(&code);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Code]);
-    let o = out(&blocks, &prune(&blocks, &budgets(8192), &LineOptions::default()).unwrap());
+    let o = pruned_as(&code, Kind::Code, 8192);
     for line in [
         "    static final class TreeNode<K,V> extends Outer.Entry<K,V> {",
         "    static class Node<K,V> implements Map.Entry<K,V> {",
@@ -152,10 +146,7 @@ fn a_recursive_listing_keeps_its_top_directories_before_deeper_ones() {
             ));
         }
     }
-    let text = utf16(&ls);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Listing]);
-    let o = out(&blocks, &prune(&blocks, &budgets(700), &LineOptions::default()).unwrap());
+    let o = pruned_as(&ls, Kind::Listing, 700);
     for top in ["alpha", "beta", "gamma"] {
         assert!(o.contains(&format!("./{top}:\n")), "./{top}: missing\n{o}");
     }
@@ -265,10 +256,7 @@ fn a_diff_whose_file_headers_fill_the_budget_still_shows_its_first_and_last_hunk
             )
         })
         .collect();
-    let text = utf16(&diff);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
-    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    let o = pruned_as(&diff, Kind::Diff, 2048);
     assert!(o.contains("@@ -1,7 +2,7 @@") && o.contains("@@ -791,7 +792,7 @@"), "{o}");
 }
 
@@ -285,10 +273,7 @@ fn a_markdown_document_is_outlined_by_its_headings() {
         }
         md.push_str("\n```python\n# not a heading\nimport click\n```\n\n");
     }
-    let text = utf16(&md);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Code]);
-    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    let o = pruned_as(&md, Kind::Code, 3000);
     // Headings across the whole document, the first and the last among them.
     let kept: Vec<&str> = o.lines().filter(|l| l.starts_with("## Version")).collect();
     assert!(kept.len() >= 20 && kept.contains(&"## Version 60.0") && kept.contains(&"## Version 1.0"), "{o}");
@@ -311,10 +296,7 @@ fn identical_outline_lines_are_kept_once() {
             )
         })
         .collect();
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
-    let o = out(&blocks, &prune(&blocks, &budgets(3000), &LineOptions::default()).unwrap());
+    let o = pruned_as(&log, Kind::Diff, 3000);
     assert_eq!(o.matches("diff --git a/src/lib.rs b/src/lib.rs\n").count(), 1, "{o}");
     assert!(o.matches("    Change number ").count() >= 15, "{o}");
 }
@@ -333,10 +315,7 @@ fn a_long_commit_logs_newest_author_and_date_come_before_older_subjects() {
             " src/pkg/_parser.py | {n} +++---\n 1 file changed, {n} insertions(+), 3 deletions(-)\n\n"
         ));
     }
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Diff]);
-    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    let o = pruned_as(&log, Kind::Diff, 2048);
     for want in ["Author: Release Bot", "Date:   Wed Oct 30 12:05:00 2026 +0300", "    Release 2.30.0"] {
         assert!(o.contains(want), "{want} missing in\n{o}");
     }
@@ -407,10 +386,7 @@ fn a_json_reports_failing_objects_are_kept_first_with_their_messages_and_names()
         ));
     }
     json.push_str("      ]\n    }\n  ]\n}\n");
-    let text = utf16(&json);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Json]);
-    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    let o = pruned_as(&json, Kind::Json, 2048);
     for line in [
         "parse.test.js:177:19",
         "\"fullName\": \"parser parses case 137\"",
@@ -485,10 +461,7 @@ fn a_json_linters_error_is_kept_with_its_message_and_the_file_it_is_in() {
         ));
     }
     json.push_str("]\n");
-    let text = utf16(&json);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Json]);
-    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    let o = pruned_as(&json, Kind::Json, 2048);
     for line in ["\"message\": \"'cdoe' is not defined.\"", "\"filePath\": \"/app/src/file_37.js\""] {
         assert!(o.contains(line), "{line} missing from\n{o}");
     }

@@ -1,0 +1,115 @@
+//! Runs as tools print them when piped: TAP (tape's and `node --test`'s
+//! indented subtests) and a progress bar redrawn by carriage returns.
+
+use super::super::*;
+use super::{budgets, out};
+use crate::markers::expand;
+use crate::text::utf16;
+
+#[test]
+fn a_tap_failure_keeps_its_tests_title_and_the_values_under_its_yaml_keys() {
+    // tape: `# name`, the test's assertions, and where one fails the same
+    // `not ok` line as every other failure, with a YAML block under it.
+    let mut log = String::from("TAP version 13\n");
+    let mut n = 0;
+    for t in 0..120 {
+        log.push_str(&format!("# parses case {t} of the query string\n"));
+        for _ in 0..3 {
+            n += 1;
+            log.push_str(&format!("ok {n} should be deeply equivalent\n"));
+        }
+        if t % 12 == 5 {
+            n += 1;
+            log.push_str(&format!(
+                "not ok {n} should be deeply equivalent\n  ---\n    operator: deepEqual\n    expected: |-\n      {{ a: [ 'b{t}' ] }}\n    actual: |-\n      {{ a: {{ 0: 'b{t}' }} }}\n  ...\n"
+            ));
+        }
+    }
+    log.push_str(&format!("\n1..{n}\n# tests {n}\n# pass  {}\n# fail  10\n", n - 10));
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(3072), &LineOptions::default()).unwrap());
+    let kept: Vec<&str> = o.lines().collect();
+    let failures: Vec<usize> = (0..120).filter(|t| t % 12 == 5).collect();
+    let mut told_apart = 0;
+    for t in failures {
+        let value = format!("      {{ a: [ 'b{t}' ] }}");
+        if kept.contains(&value.as_str()) {
+            told_apart += 1;
+            let title = format!("# parses case {t} of the query string");
+            assert!(kept.contains(&title.as_str()), "case {t}: its values are kept without its title\n{o}");
+        }
+        // A YAML key whose value is on the line under it is not kept alone.
+        if let Some(i) = kept.iter().position(|l| *l == format!("      {{ a: {{ 0: 'b{t}' }} }}")) {
+            assert_eq!(kept[i - 1], "    actual: |-");
+        }
+    }
+    assert!(told_apart >= 3, "{told_apart} failures told apart\n{o}");
+    for (i, l) in kept.iter().enumerate() {
+        if l.ends_with(": |-") {
+            assert!(kept.get(i + 1).is_some_and(|v| v.starts_with("      {")), "{l} kept without its value\n{o}");
+        }
+    }
+}
+
+/// A `node --test` run as an agent pipes it: TAP whose subtests are
+/// indented, each with its YAML block, one failing among many.
+fn node_test_tap(suites: usize, per_suite: usize, failing: (usize, usize)) -> String {
+    let mut log = String::from("TAP version 13\n");
+    for d in 0..suites {
+        log.push_str(&format!("# Subtest: suite {d}\n"));
+        for i in 0..per_suite {
+            let n = i + 1;
+            if (d, i) == failing {
+                log.push_str(&format!(
+                    "    # Subtest: case {d}.{i}\n    not ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.8\n      type: 'test'\n      location: '/w/t.test.mjs:3:90'\n      failureType: 'testCodeFailure'\n      error: |-\n        Expected values to be strictly equal:\n\n        'actual' !== 'x'\n\n      code: 'ERR_ASSERTION'\n      ...\n"
+                ));
+            } else {
+                log.push_str(&format!(
+                    "    # Subtest: case {d}.{i}\n    ok {n} - case {d}.{i}\n      ---\n      duration_ms: 0.05{i}\n      type: 'test'\n      ...\n"
+                ));
+            }
+        }
+        let verdict = if d == failing.0 { "not ok" } else { "ok" };
+        log.push_str(&format!(
+            "    1..{per_suite}\n{verdict} {} - suite {d}\n  ---\n  duration_ms: 6.6\n  type: 'suite'\n  ...\n",
+            d + 1
+        ));
+    }
+    let total = suites * per_suite;
+    log.push_str(&format!("1..{suites}\n# tests {total}\n# suites {suites}\n# pass {}\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 532.1\n", total - 1));
+    log
+}
+
+#[test]
+fn an_indented_tap_run_is_a_log_and_keeps_its_failure_and_summary() {
+    let text = utf16(&node_test_tap(60, 20, (37, 11)));
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), [Kind::Log]);
+    for budget in [5159, 8192] {
+        let p = prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        for needle in ["not ok 12 - case 37.11", "'actual' !== 'x'", "# fail 1", "# pass 1199"] {
+            assert!(o.contains(needle), "{needle} missing at {budget} from\n{o}");
+        }
+    }
+}
+
+#[test]
+fn a_progress_bar_reads_as_its_last_frame_and_the_error_after_it_stays() {
+    let frames: String = (0..60_000)
+        .map(|i| format!("Downloading torch.whl ({}.{} MB of 800 MB) {}%\r", i / 100, i % 100, i / 600))
+        .collect();
+    let error = "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device";
+    for text in [format!("{frames}\n{error}\n"), format!("Collecting torch\n{frames}\n{error}\n")] {
+        let t = utf16(&text);
+        let blocks = [Block::Text(&t)];
+        let p = prune(&blocks, &budgets(5159), &LineOptions::default()).unwrap();
+        let o = out(&blocks, &p);
+        assert!(o.contains(error), "{o}");
+        // The bar as the terminal left it: its last frame, whole.
+        assert!(o.contains("Downloading torch.whl (599.99 MB of 800 MB) 99%\r\n"), "{o}");
+        assert!(!o.contains("(0.0 MB of 800 MB)"), "{o}");
+        assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), t);
+    }
+}
