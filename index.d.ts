@@ -355,6 +355,8 @@ export interface ResolvedConfig {
   readonly edgeLines: number
   /** Session policy: meter tokens of the newest unread results left whole. */
   readonly recentTokens?: number
+  /** Session policy: lines mode's budget for a result the model has read. */
+  readonly readKeepChars?: number
   /** Session policy: the model's window when the session records none. */
   readonly contextWindow?: number
   /** Session policy: compaction's ratio when its config cannot be read. */
@@ -503,6 +505,12 @@ export interface ToolResultPruneConfig {
    * none (upstream's pass).
    */
   recentTokens?: number
+  /**
+   * Session policy, lines mode, with `recentTokens`: code points a result
+   * the model has read keeps when a pass prunes it (at most its rule's
+   * `keepChars`). Absent: the key's `fallback` in `configKeys()`.
+   */
+  readKeepChars?: number
   /**
    * Session policy: the model's context window when the session's last
    * request did not record one.

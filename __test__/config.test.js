@@ -9,7 +9,7 @@ import * as ours from '../lib/index.js'
 import { Ours, Upstream, pruner } from './support/dsh.js'
 
 const UPSTREAM_KEYS = ['thresholdChars', 'headChars', 'tailChars']
-const OUR_KEYS = ', strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools'
+const OUR_KEYS = ', strategy, keepChars, contextLines, edgeLines, recentTokens, readKeepChars, contextWindow, thresholdRatio, tools'
 
 /**
  * The outcome of `fn` in upstream's terms: the upstream keys of its value,
@@ -43,7 +43,7 @@ describe('resolveConfig', () => {
   test('the unknown-key message is upstream\'s with our keys added to the list', () => {
     assert.throws(() => ours.resolveConfig({ bogus: 1 }), {
       name: 'TypeError',
-      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools)',
+      message: 'ToolResultPruneConfig: unknown key "bogus" (allowed: thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines, recentTokens, readKeepChars, contextWindow, thresholdRatio, tools)',
     })
   })
 

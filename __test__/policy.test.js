@@ -10,6 +10,7 @@ import { Context } from '@deepseek-ai/cordis'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import { Ours, Session, Upstream, appendTurn, comparable, pruner, sessionWith } from './support/dsh.js'
 import { resolveConfig } from '../lib/index.js'
+import { configKeys } from '../index.js'
 import { createAssistantMessage, createToolResultMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -91,6 +92,30 @@ describe('recentTokens on a real Session', () => {
     // Pruning the oldest alone would relieve the pressure; the second goes too, read as it is.
     assert.deepEqual(report.pruned.map((e) => e.originalSeq), [a, b])
     assert.deepEqual(report.keptRecent, [c])
+  })
+
+  test('a result the model has read is cut to readKeepChars, one it has not read to keepChars', async () => {
+    const probe = await pruner(Ours, {})
+    const total = totalTokens(probe, threeLarge())
+    const cut = async (config) => {
+      // A window of 0: every large result is pruned; the first was read.
+      const p = await pruner(Ours, { strategy: 'lines', recentTokens: 0, contextWindow: total, thresholdRatio: 1, ...config })
+      return p.pruneSession(threeLarge()).pruned.map((e) => e.charsAfter)
+    }
+    const fallback = configKeys().find((k) => k.name === 'readKeepChars').fallback
+    assert.equal(fallback, 2048, 'the README\'s default')
+    const [read, b, c] = await cut({})
+    assert.ok(read <= fallback, `read: ${read}`)
+    assert.ok(b > fallback && b <= 5159 && c > fallback && c <= 5159, `unread: ${b}, ${c}`)
+    const [short, ...unread] = await cut({ readKeepChars: 1000 })
+    assert.ok(short <= 1000, `read: ${short}`)
+    assert.deepEqual(unread, [b, c], 'the unread ones are cut by their rule')
+    // Over the rule's keepChars, the rule's.
+    const [whole] = await cut({ readKeepChars: 100000 })
+    assert.ok(whole > fallback && whole <= 5159, `read: ${whole}`)
+    assert.throws(() => resolveConfig({ readKeepChars: 38 }), { name: 'RangeError', message: 'ToolResultPruneConfig: readKeepChars (38) must be an integer of at least 39' })
+    assert.throws(() => resolveConfig({ readKeepChars: '2048' }), { name: 'TypeError', message: /readKeepChars/ })
+    assert.ok(!('readKeepChars' in resolveConfig({ recentTokens: 0 })), 'not given, not there')
   })
 
   test('called under the threshold (a context overflow) or with no window known, it prunes as upstream', async () => {

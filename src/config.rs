@@ -37,6 +37,11 @@ pub const DEFAULT_THRESHOLD_CHARS: u32 = 8192;
 pub const DEFAULT_HEAD_CHARS: u32 = 4096;
 /// Default trailing code points kept (`tailChars`): upstream's.
 pub const DEFAULT_TAIL_CHARS: u32 = 1024;
+/// Default code points a result the model has read keeps when the session
+/// policy prunes it in lines mode (`readKeepChars`): a reminder of a text it
+/// read whole, shorter than a first cut, so each pass frees more room and
+/// passes, each a cache break, come less often (docs/benchmarks.md).
+pub const DEFAULT_READ_KEEP_CHARS: u32 = 2048;
 /// Default neighbours kept around each kept line in lines mode (`contextLines`).
 pub const DEFAULT_CONTEXT_LINES: u32 = 2;
 /// Default lines kept at each end in lines mode (`edgeLines`).

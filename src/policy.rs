@@ -21,7 +21,10 @@
 //!   the pass, all of them together: keeping one longer only moves the
 //!   rewrite, and the cache break it makes, later, when more of the prompt
 //!   follows it (measured in docs/benchmarks.md); in lines mode it keeps
-//!   its head as it was sent (`cached_head`), so the break comes after it.
+//!   its head as it was sent (`cached_head`), so the break comes after it,
+//!   within [`Policy::read_keep`]: the model read it whole, so the cut is a
+//!   shorter reminder than a first cut, and the room it frees puts off the
+//!   next pass.
 //!
 //! The events a pass appends are those of [`crate::session::prune_session`],
 //! for a subset of its results.
@@ -29,6 +32,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::command_kind::{CallKind, call_command, kind_of_tool_command};
+use crate::config::{Budgets, PRUNE_MARKER_LEN};
 use crate::content::{Pruned, measure};
 use crate::session::{BlockList, PruneLog, Seq};
 use crate::strategy::lines::{self, Kind};
@@ -46,7 +50,8 @@ pub enum Rule {
     Keep,
 }
 
-/// A pass's rules: the default, per-tool rules, and the recent window.
+/// A pass's rules: the default, per-tool rules, the recent window and the
+/// budget of a result the model has read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
     /// The rule of a tool without its own, and of a result whose call is not found.
@@ -57,6 +62,12 @@ pub struct Policy {
     /// the model, a pass leaves whole while the others relieve the
     /// pressure; `None`: none.
     pub recent_tokens: Option<u64>,
+    /// With a recent window, lines mode's output budget for a result the
+    /// model has read (at most its rule's `keep`, at least the marker's
+    /// length); `None`: its rule's. It read the text whole, so the cut is a
+    /// reminder: a shorter one frees more room per pass, and a pass, which
+    /// breaks the prompt cache after its first rewrite, comes less often.
+    pub read_keep: Option<u64>,
 }
 
 impl Policy {
@@ -213,6 +224,18 @@ pub fn select(
     chosen
 }
 
+/// The budgets of a lines plan under the policy: the rule's, with
+/// [`Policy::read_keep`] for a result the model has read.
+fn plan_budgets(policy: &Policy, pruner: &Pruner, read: bool) -> Budgets {
+    let budgets = pruner.budgets;
+    match policy.read_keep {
+        Some(keep) if read && policy.recent_tokens.is_some() => {
+            budgets.with_keep(keep.clamp(PRUNE_MARKER_LEN, budgets.keep())).unwrap_or(budgets)
+        }
+        _ => budgets,
+    }
+}
+
 /// The keep-spans of a lines plan under the policy: for a result the model
 /// has read (it was sent whole, so a provider's prefix cache holds it), its
 /// first lines up to the head upstream's cut keeps within lines mode's
@@ -221,11 +244,11 @@ pub fn select(
 /// re-bill the result from that line on; the rest of the budget is the
 /// plan's as before. Nothing for an unread result (never sent, nothing
 /// cached) or without a recent window (the plan as before).
-fn cached_head(policy: &Policy, pruner: &Pruner, read: bool) -> Option<std::ops::Range<usize>> {
+fn cached_head(policy: &Policy, budgets: &Budgets, read: bool) -> Option<std::ops::Range<usize>> {
     if policy.recent_tokens.is_none() || !read {
         return None;
     }
-    let head = usize::try_from(pruner.budgets.head_tail_within_keep().head()).unwrap_or(usize::MAX);
+    let head = usize::try_from(budgets.head_tail_within_keep().head()).unwrap_or(usize::MAX);
     (head > 0).then_some(0..head)
 }
 
@@ -292,7 +315,8 @@ pub fn prune_session_with_policy<L: CallLog>(
                     .zip(command.as_deref())
                     .and_then(|(c, command)| kind_of_tool_command(&String::from_utf16(&c.tool).ok()?, command));
                 options.kind = named.as_ref().map(|n| n.kind);
-                let head = cached_head(policy, &pruner, i < unread_from);
+                let budgets = plan_budgets(policy, &pruner, i < unread_from);
+                let head = cached_head(policy, &budgets, i < unread_from);
                 // The task: the request and the step's words, then the
                 // call's arguments; read only for a result the plan cuts.
                 let over =
@@ -307,7 +331,7 @@ pub fn prune_session_with_policy<L: CallLog>(
                     lines::Task::of_call(&texts, command.as_deref(), args.filter(|_| command.is_none()))
                 };
                 task_words = task.terms().map(str::to_owned).collect();
-                let (pruned, kinds) = lines::plan_blocks(&blocks, &pruner.budgets, &options, head.as_slice(), &task);
+                let (pruned, kinds) = lines::plan_blocks(&blocks, &budgets, &options, head.as_slice(), &task);
                 (pruned, Some((kinds, named)))
             }
         };

@@ -45,6 +45,10 @@ pub struct ToolResultPruneConfig {
     /// the others brings the session under the compaction threshold. Absent:
     /// none (upstream's pass).
     pub recent_tokens: Option<f64>,
+    /// Session policy, lines mode, with `recentTokens`: code points a result
+    /// the model has read keeps when a pass prunes it (at most its rule's
+    /// `keepChars`). Absent: the key's `fallback` in `configKeys()`.
+    pub read_keep_chars: Option<f64>,
     /// Session policy: the model's context window when the session's last
     /// request did not record one.
     pub context_window: Option<f64>,

@@ -23,7 +23,7 @@ use super::dsh::{ASSISTANT_MESSAGE, TOOL_CALL, USER_MESSAGE};
 use super::dsh::{as_seq, has_type};
 use super::values::type_error;
 use super::values::{array_of, as_object, call_method, get, number, safe_count, spread_with, string_units};
-use crate::config::{ResolvedPolicy, ToolRule};
+use crate::config::{DEFAULT_READ_KEEP_CHARS, ResolvedPolicy, ToolRule};
 use crate::content::Pruned;
 use crate::policy::{Call, CallLog, Policy, Pressure, Rule};
 use crate::session::Seq;
@@ -55,6 +55,8 @@ impl SessionPressure {
 pub fn policy(pruner: Pruner, resolved: &ResolvedPolicy) -> Option<Policy> {
     // A non-negative integer: the cast is exact below 2^64 and saturates above.
     let recent_tokens = resolved.recent_tokens.map(|n| n as u64);
+    // An integer of at least the marker's length: exact below 2^64, saturating above.
+    let read_keep = Some(resolved.read_keep_chars.map_or(u64::from(DEFAULT_READ_KEEP_CHARS), |n| n as u64));
     let tools: Vec<(Vec<u16>, Rule)> = resolved
         .tools
         .iter()
@@ -67,7 +69,7 @@ pub fn policy(pruner: Pruner, resolved: &ResolvedPolicy) -> Option<Policy> {
         })
         .collect();
     let wanted = recent_tokens.is_some() || !tools.is_empty() || matches!(pruner.strategy, Strategy::Lines(_));
-    wanted.then_some(Policy { default: pruner, tools, recent_tokens })
+    wanted.then_some(Policy { default: pruner, tools, recent_tokens, read_keep })
 }
 
 impl<'env> JsPruneLog<'env> {

@@ -35,6 +35,9 @@ pub struct ResolvedConfig {
     /// Session policy: meter tokens of the newest unread results left whole.
     #[napi(readonly)]
     pub recent_tokens: Option<f64>,
+    /// Session policy: lines mode's budget for a result the model has read.
+    #[napi(readonly)]
+    pub read_keep_chars: Option<f64>,
     /// Session policy: the model's window when the session records none.
     #[napi(readonly)]
     pub context_window: Option<f64>,
@@ -51,7 +54,7 @@ pub struct ResolvedConfig {
 
 impl From<Resolved> for ResolvedConfig {
     fn from(Resolved { config: c, policy }: Resolved) -> Self {
-        let ResolvedPolicy { recent_tokens, context_window, threshold_ratio, tools } = policy;
+        let ResolvedPolicy { recent_tokens, read_keep_chars, context_window, threshold_ratio, tools } = policy;
         ResolvedConfig {
             threshold_chars: c.threshold_chars,
             head_chars: c.head_chars,
@@ -61,6 +64,7 @@ impl From<Resolved> for ResolvedConfig {
             context_lines: c.context_lines,
             edge_lines: c.edge_lines,
             recent_tokens,
+            read_keep_chars,
             context_window,
             threshold_ratio,
             tools: (!tools.is_empty()).then_some(ResolvedTools(tools)),

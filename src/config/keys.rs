@@ -7,8 +7,8 @@
 use crate::words::word_enum;
 
 use super::{
-    DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_TAIL_CHARS, DEFAULT_THRESHOLD_CHARS,
-    PRUNE_MARKER_LEN,
+    DEFAULT_CONTEXT_LINES, DEFAULT_EDGE_LINES, DEFAULT_HEAD_CHARS, DEFAULT_READ_KEEP_CHARS, DEFAULT_TAIL_CHARS,
+    DEFAULT_THRESHOLD_CHARS, PRUNE_MARKER_LEN,
 };
 
 /// A config key, declared in [`KEYS`]'s order, which is the allowed list's
@@ -32,6 +32,8 @@ pub enum Key {
     EdgeLines,
     /// `recentTokens`: the session policy's window of unread results.
     RecentTokens,
+    /// `readKeepChars`: lines mode's output budget for a result the model has read.
+    ReadKeepChars,
     /// `contextWindow`: the model's window when the session records none.
     ContextWindow,
     /// `thresholdRatio`: compaction's ratio when its config cannot be read.
@@ -74,7 +76,7 @@ pub enum KeyDefault {
     /// What head/tail emits: `headChars + marker + tailChars`.
     HeadMarkerTail,
     /// Nothing: the key stays absent from the resolved config, and what
-    /// reads it assumes `fallback` where there is one (a ratio).
+    /// reads it assumes `fallback` where there is one (a ratio, a budget).
     Absent {
         /// The value assumed in its place, if any.
         fallback: Option<f64>,
@@ -85,7 +87,7 @@ pub enum KeyDefault {
 /// its refusal ends with (`… must be <wording>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Range {
-    /// An integer of at least `min` (0 or 1).
+    /// An integer of at least `min` (0, 1 or the marker's length).
     Integer {
         /// The least value allowed.
         min: u32,
@@ -137,7 +139,7 @@ const fn count(key: Key, name: &'static str, scope: Scope, default: u32, min: u3
 }
 
 /// The key table, in [`Key::ALL`] order.
-pub const KEYS: [KeySpec; 11] = [
+pub const KEYS: [KeySpec; 12] = [
     count(
         Key::ThresholdChars,
         "thresholdChars",
@@ -195,6 +197,12 @@ pub const KEYS: [KeySpec; 11] = [
         Flag { arg: "N", help: "lines mode: lines kept at the start and the end" },
     ),
     policy(Key::RecentTokens, "recentTokens", None, Range::Integer { min: 0 }),
+    policy(
+        Key::ReadKeepChars,
+        "readKeepChars",
+        Some(DEFAULT_READ_KEEP_CHARS as f64),
+        Range::Integer { min: PRUNE_MARKER_LEN as u32 },
+    ),
     policy(Key::ContextWindow, "contextWindow", None, Range::Integer { min: 1 }),
     policy(Key::ThresholdRatio, "thresholdRatio", Some(DEFAULT_THRESHOLD_RATIO), Range::Ratio),
     policy(Key::Tools, "tools", None, Range::ToolRules),

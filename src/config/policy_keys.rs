@@ -1,4 +1,4 @@
-//! The session policy's keys resolved: `recentTokens`, `contextWindow`,
+//! The session policy's keys resolved: `recentTokens`, `readKeepChars`, `contextWindow`,
 //! `thresholdRatio` and `tools`, each absent unless given, so the default
 //! config stays upstream's. Ranges and words are the key table's. A tool
 //! rule is resolved as a whole config is, its missing keys the top level's
@@ -30,6 +30,8 @@ pub enum ToolRule {
 pub struct ResolvedPolicy {
     /// `recentTokens`: a non-negative integer.
     pub recent_tokens: Option<f64>,
+    /// `readKeepChars`: an integer of at least the marker's length.
+    pub read_keep_chars: Option<f64>,
     /// `contextWindow`: a positive integer.
     pub context_window: Option<f64>,
     /// `thresholdRatio`: greater than 0 and at most 1.
@@ -50,11 +52,12 @@ pub fn resolve_policy<O: ConfigObject>(
 ) -> Result<ResolvedPolicy, Failure<O::Error>> {
     let read = |key: Key| config.get(&utf16(key.name())).map_err(Failure::Read);
     let recent_tokens = count(Key::RecentTokens, &read(Key::RecentTokens)?)?;
+    let read_keep_chars = count(Key::ReadKeepChars, &read(Key::ReadKeepChars)?)?;
     let context_window = count(Key::ContextWindow, &read(Key::ContextWindow)?)?;
     let threshold_ratio = ratio(&read(Key::ThresholdRatio)?)?;
     let tools = read(Key::Tools)?;
     let tools = if not_given(Key::Tools, tools.raw()) { Vec::new() } else { rules(config, &tools, top)? };
-    Ok(ResolvedPolicy { recent_tokens, context_window, threshold_ratio, tools })
+    Ok(ResolvedPolicy { recent_tokens, read_keep_chars, context_window, threshold_ratio, tools })
 }
 
 /// An integer key's value, `None` when not given.

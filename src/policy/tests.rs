@@ -68,6 +68,7 @@ fn rules_by_tool_and_retrieval_never() {
             (utf16(RETRIEVE_TOOL), Rule::Prune(lines)),
         ],
         recent_tokens: None,
+        read_keep: None,
     };
     assert_eq!(policy.rule(Some(&utf16("read"))), Rule::Keep);
     assert_eq!(policy.rule(Some(&utf16("bash"))), Rule::Prune(lines));
@@ -158,7 +159,8 @@ fn a_pass_follows_the_rules_names_kinds_and_keeps_the_newest() {
         ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
     ];
     let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
-    let policy = Policy { default: lines, tools: vec![(utf16("read"), Rule::Keep)], recent_tokens: Some(7000) };
+    let policy =
+        Policy { default: lines, tools: vec![(utf16("read"), Rule::Keep)], recent_tokens: Some(7000), read_keep: None };
     let mut s = session(&outputs);
     // Under pressure that the older two bash results relieve.
     let report = prune_session_with_policy(&mut s, &policy, P(30_000, 29_000)).unwrap();
@@ -184,7 +186,7 @@ fn a_pass_follows_the_rules_names_kinds_and_keeps_the_newest() {
 fn a_reply_of_the_model_marks_the_results_before_it_read() {
     let log_text: String = (0..600).map(|i| format!("step {i}: compiling module number {i}\n")).collect();
     let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
-    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000) };
+    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000), read_keep: None };
     // Three results; `replies_after` of them are followed by a reply.
     let build = |replies_after: usize| {
         let mut log = MemoryLog::default();
@@ -271,7 +273,7 @@ fn a_pass_finds_the_superseded_runs_by_their_call() {
         ("bash", r#"{"command":"make"}"#, log_text.clone()),
     ];
     let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
-    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000) };
+    let policy = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(100_000), read_keep: None };
     // All unread; pruning one of the three large ones relieves the pressure:
     // the first `cargo test`, which the later (small) run of it supersedes,
     // not the oldest.
@@ -319,7 +321,7 @@ fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan
         other => panic!("{other:?}"),
     };
     let mut s = build();
-    let with = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(0) };
+    let with = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(0), read_keep: None };
     let report = prune_session_with_policy(&mut s, &with, P(100_000, 1)).unwrap();
     assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3]);
     let (read, unread) = (text_of(&s, report.pruned[0].replacement_seq), text_of(&s, report.pruned[1].replacement_seq));
@@ -330,9 +332,51 @@ fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan
     assert!(read.contains("error[E0535]"), "the plan still picks the failures after the head");
     // The unread one, never sent, is the plain plan: the same as without a window.
     let mut plain = build();
-    let without = Policy { default: lines, tools: Vec::new(), recent_tokens: None };
+    let without = Policy { default: lines, tools: Vec::new(), recent_tokens: None, read_keep: None };
     let report = prune_session_with_policy(&mut plain, &without, None).unwrap();
     assert_eq!(unread, text_of(&plain, report.pruned[1].replacement_seq));
     let plain_read = text_of(&plain, report.pruned[0].replacement_seq);
     assert!(shared(&plain_read) * 2 < shared(&read), "the plain plan drops an early line: {}", shared(&plain_read));
+}
+
+#[test]
+fn a_read_result_is_cut_to_the_read_budget_and_an_unread_one_to_its_rule() {
+    let log_text: String = (0..600)
+        .map(|i| {
+            if i % 97 == 50 {
+                format!("error[E0{i}]: mismatched types at step {i}\n")
+            } else {
+                format!("step {i}: compiling module number {i}\n")
+            }
+        })
+        .collect();
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    // Two results; a reply after the first: it was read, the second not.
+    let build = || {
+        let mut s = session(&[
+            ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
+            ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
+        ]);
+        s.log.events.insert(2, MemEvent::Reply);
+        s.log.surface = (0..s.log.events.len() as Seq).collect();
+        s
+    };
+    let pass = |recent_tokens, read_keep| {
+        let mut s = build();
+        let policy = Policy { default: lines, tools: Vec::new(), recent_tokens, read_keep };
+        let report = prune_session_with_policy(&mut s, &policy, P(100_000, 1)).unwrap();
+        assert_eq!(report.pruned.iter().map(|e| e.original_seq).collect::<Vec<_>>(), [1, 3]);
+        (report.pruned.iter().map(|e| e.chars_after).collect::<Vec<_>>(), s.log.events)
+    };
+    let rule = lines.budgets.keep();
+    let (rules, rule_events) = pass(Some(0), None);
+    let (short, short_events) = pass(Some(0), Some(1200));
+    assert!(rules[0] > 1200 && rules[0] <= rule, "{rules:?}");
+    assert!(short[0] <= 1200, "the read one within the read budget: {short:?}");
+    assert_eq!(short[1], rules[1], "the unread one by its rule");
+    assert!(short_events.last() == rule_events.last(), "the unread one's replacement is the same");
+    // A read budget over the rule's is the rule's; without a recent window
+    // nothing is known read, and the budget is never used.
+    assert!(pass(Some(0), Some(u64::MAX)).1 == rule_events);
+    assert!(pass(None, Some(1200)).1 == pass(None, None).1);
 }

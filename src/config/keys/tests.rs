@@ -21,7 +21,7 @@ fn names_are_upstreams_then_ours() {
     assert_eq!(
         names,
         "thresholdChars, headChars, tailChars, strategy, keepChars, contextLines, edgeLines, \
-         recentTokens, contextWindow, thresholdRatio, tools"
+         recentTokens, readKeepChars, contextWindow, thresholdRatio, tools"
     );
 }
 
@@ -40,6 +40,7 @@ fn defaults_are_upstreams_and_compaction_basics() {
             KeyDefault::Count(2),
             KeyDefault::Count(2),
             absent,
+            KeyDefault::Absent { fallback: Some(2048.0) },
             absent,
             KeyDefault::Absent { fallback: Some(0.8) },
             absent,
@@ -80,6 +81,7 @@ fn wording_is_upstreams_and_the_plugins() {
             "a non-negative integer",
             "a non-negative integer",
             "a non-negative integer",
+            "an integer of at least 39",
             "a positive integer",
             "a number greater than 0 and at most 1",
             "an object mapping tool names to rules",

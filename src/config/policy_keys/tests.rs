@@ -85,6 +85,7 @@ fn policy_keys_are_absent_unless_given() {
     assert_eq!(resolved(vec![]).policy, ResolvedPolicy::default());
     let p = resolved(vec![
         ("recentTokens", V::Number(0.0)),
+        ("readKeepChars", V::Number(39.0)),
         ("contextWindow", V::Number(1.0)),
         ("thresholdRatio", V::Number(1.0)),
         ("tools", V::Object(vec![])),
@@ -95,6 +96,7 @@ fn policy_keys_are_absent_unless_given() {
         p,
         ResolvedPolicy {
             recent_tokens: Some(0.0),
+            read_keep_chars: Some(39.0),
             context_window: Some(1.0),
             threshold_ratio: Some(1.0),
             tools: vec![]
@@ -109,6 +111,10 @@ fn policy_counts_and_the_ratio_are_refused_in_the_plugins_words() {
     assert_eq!(one("recentTokens", V::Text("8000")), (TYPE, msg("recentTokens (8000) must be a non-negative integer")));
     // `null` is a value here, unlike for the pruner's keys.
     assert_eq!(one("recentTokens", V::Null), (TYPE, msg("recentTokens (null) must be a non-negative integer")));
+    let read = "must be an integer of at least 39";
+    assert_eq!(one("readKeepChars", V::Number(38.0)), (RANGE, msg(&format!("readKeepChars (38) {read}"))));
+    assert_eq!(one("readKeepChars", V::Number(2048.5)), (RANGE, msg(&format!("readKeepChars (2048.5) {read}"))));
+    assert_eq!(one("readKeepChars", V::Text("2048")), (TYPE, msg(&format!("readKeepChars (2048) {read}"))));
     assert_eq!(one("contextWindow", V::Number(0.0)), (RANGE, msg("contextWindow (0) must be a positive integer")));
     assert_eq!(one("contextWindow", V::Number(1.5)), (RANGE, msg("contextWindow (1.5) must be a positive integer")));
     let ratio = "must be a number greater than 0 and at most 1";

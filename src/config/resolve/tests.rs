@@ -58,7 +58,7 @@ fn unknown_keys_are_refused_first_with_the_allowed_list() {
     assert_eq!(
         e.to_string(),
         "ToolResultPruneConfig: unknown key \"bogus\u{e9}\" (allowed: thresholdChars, headChars, tailChars, \
-         strategy, keepChars, contextLines, edgeLines, recentTokens, contextWindow, thresholdRatio, tools)"
+         strategy, keepChars, contextLines, edgeLines, recentTokens, readKeepChars, contextWindow, thresholdRatio, tools)"
     );
     // A lone surrogate in a key is quoted as it is.
     let lone = vec![u16::from(b'k'), 0xD800];
