@@ -13,9 +13,11 @@ use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
+use super::readers::commits::is_commit;
 use super::task::Matches;
 use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
+use crate::signals::view;
 
 /// Share of the budget a listing's or JSON's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
@@ -28,6 +30,12 @@ const EVIDENCE_SHARE: f64 = 0.5;
 /// Most of the budget left after the ends the task's lines take, before
 /// the tiers.
 const TASK_SHARE: f64 = 0.8;
+
+/// Most of the budget left after the ends and the task a commit log's
+/// newest commit takes, its lines in order from the first, before the
+/// tiers: what a blind head shows whole (its message, its diffstat or
+/// diff), where the outline shows every commit by its header and subject.
+const NEWEST_COMMIT_SHARE: f64 = 0.1;
 
 /// Lines of each outline tier kept in order before the rest is spread.
 const OUTLINE_HEAD: usize = 4;
@@ -149,6 +157,26 @@ pub(crate) fn plan_outline<'a>(
     // Outline lines kept so far, by text: an identical one (a file header
     // in every commit of a `git log -p`) says nothing new.
     let mut seen: HashSet<&[u16]> = HashSet::new();
+    // A commit log's newest commit, from its first line, up to a share of
+    // what is left: the change most often asked about, shown as a blind
+    // head would show it.
+    let limit = keep.cost() + (keep.room() as f64 * NEWEST_COMMIT_SHARE) as usize;
+    for (t, &kind) in kinds.iter().enumerate() {
+        let lines = index.bounds[t].clone();
+        if kind != Kind::Diff || lines.is_empty() {
+            continue;
+        }
+        let mut v = String::new();
+        view(index.line(lines.start), &mut v);
+        if is_commit(&v) {
+            for k in lines {
+                if keep.cost() >= limit || (!keep.add(k, cap, Reason::Outline) && !keep.is_kept(k)) {
+                    break;
+                }
+                seen.insert(outline_text(keep.line(k)));
+            }
+        }
+    }
     // What leads each of the first three tiers, before any tier's rest (see
     // [`lead`]): so a large first tier does not starve the second.
     for level in 0..3 {
@@ -189,9 +217,13 @@ pub(crate) fn plan_outline<'a>(
 
 /// Adds outline line `k` unless a line of the same text was added before.
 fn add_once<'a>(keep: &mut KeepSet<'_, 'a>, seen: &mut HashSet<&'a [u16]>, k: usize, cap: usize) {
-    let line = keep.line(k);
-    let text = line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(line);
+    let text = outline_text(keep.line(k));
     if !keep.is_kept(k) && seen.insert(text) {
         keep.add(k, cap, Reason::Outline);
     }
+}
+
+/// A line as outline lines are told apart: without its line ending.
+fn outline_text(line: &[u16]) -> &[u16] {
+    line.strip_suffix(&[u16::from(b'\n')]).unwrap_or(line)
 }

@@ -322,6 +322,34 @@ fn a_long_commit_logs_newest_author_and_date_come_before_older_subjects() {
 }
 
 #[test]
+fn a_commit_logs_newest_commit_leads_from_its_first_line_within_its_share() {
+    // `git log --stat` of forty releases, the newest touching thirty files:
+    // its diffstat is what a blind head shows, an outline only its summary.
+    let mut log = String::new();
+    for n in (1..=40).rev() {
+        log.push_str(&format!(
+            "commit {}\nAuthor: Release Bot <bot@example.com>\nDate:   Wed Oct {n} 12:05:00 2026 +0300\n\n    Release 3.{n}.0\n\n",
+            format!("{n:02x}").repeat(20)
+        ));
+        let files = if n == 40 { 30 } else { 2 };
+        for f in 0..files {
+            log.push_str(&format!(" src/pkg/module_{f:02}.py | {} +++---\n", n + f));
+        }
+        log.push_str(&format!(" {files} files changed, {n} insertions(+), 3 deletions(-)\n\n"));
+    }
+    for budget in [4096u64, 8192] {
+        let o = pruned_as(&log, Kind::Diff, budget);
+        // The newest commit's first lines, in order and unbroken by a marker.
+        let lead: String = log.lines().take(10).map(|l| format!("{l}\n")).collect();
+        assert!(o.starts_with(&lead), "at {budget}:\n{o}");
+        // Within its share: the newest commit's thirty files are not all there.
+        let shown = (0..30).filter(|f| o.contains(&format!(" src/pkg/module_{f:02}.py | {} ", 40 + f))).count();
+        assert!(shown < 30, "at {budget}: {shown}");
+        assert!(o.contains("    Release 3.1.0"), "the older subjects still come: at {budget}\n{o}");
+    }
+}
+
+#[test]
 fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() {
     // A source file: the named function's definition, its body and its class.
     let mut code: String = (0..300).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")).collect();
