@@ -3,9 +3,16 @@
 //! under) and what it opens (the block indented under it, a commit's
 //! subject), up to the share of the budget the planner gives it.
 //!
+//! Within a source file, a matched line in the body of a definition the
+//! task names (a matched line that opens one) is raised by that
+//! definition's score ([`named_bodies`]).
+//!
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
-//! so at most a constant per line added.
+//! so at most a constant per line added, and the named definitions'
+//! bodies, at most [`NAMED_DEFINITIONS`] walks over the text.
+
+use std::ops::Range;
 
 use super::Reason;
 use super::index::LineIndex;
@@ -28,6 +35,11 @@ const BODY_LINES: usize = 40;
 /// Search hits, the strongest first, whose function (a hit above in the
 /// same file that opens one) is kept with them.
 const SEARCH_FUNCTIONS: usize = 2;
+/// Definitions the task names whose bodies its matched lines are raised in.
+const NAMED_DEFINITIONS: usize = 4;
+/// A matched line in the body of a definition the task names is raised by
+/// this many times the definition's own score.
+const NAMED_BODY_RAISE: f64 = 2.0;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
@@ -48,7 +60,9 @@ pub(super) fn keep_task_lines<'a>(
 ) -> usize {
     let mut steps = 0;
     let mut functions_sought = 0;
-    for k in matches.ranked(tier) {
+    let bodies = named_bodies(index, matches, kinds, &mut steps);
+    let raise = |k: usize| bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
+    for k in matches.ranked(tier, raise) {
         if keep.full() {
             break;
         }
@@ -155,4 +169,57 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
         }
     }
     out
+}
+
+/// The bodies of the definitions the task names in a source file: of the
+/// matched lines that open a definition (`def`, `fn`, `class`, …), the
+/// [`NAMED_DEFINITIONS`] of highest score, each with the lines after it
+/// indented under it (a closing bracket at its own indentation included)
+/// and what a matched line there is raised by, [`NAMED_BODY_RAISE`] times
+/// the definition's score: the task's words inside the function it names
+/// answer it before the same words elsewhere (a usage example in another
+/// docstring). Work: a step per matched line of a source file, and the
+/// bodies walked, at most [`NAMED_DEFINITIONS`] passes over the text.
+fn named_bodies(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    kinds: &[Kind],
+    steps: &mut usize,
+) -> Vec<(Range<usize>, f64)> {
+    let mut opens: Vec<(f64, usize)> = Vec::new();
+    let mut v = String::new();
+    for k in matches.lines() {
+        if kinds[index.text_of(k)] != Kind::Code {
+            continue;
+        }
+        *steps += 1;
+        view(index.line(k), &mut v);
+        if patterns().definition.is_match(v.as_bytes()) || patterns().function.is_match(v.as_bytes()) {
+            opens.push((matches.score(k), k));
+        }
+    }
+    opens.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    opens.truncate(NAMED_DEFINITIONS);
+    opens
+        .into_iter()
+        .map(|(score, k)| {
+            let end = index.bounds[index.text_of(k)].end;
+            let indent = leading_blanks(index.line(k));
+            let mut last = k;
+            for j in k + 1..end {
+                *steps += 1;
+                let line = index.line(j);
+                if is_blank(line) {
+                    continue;
+                }
+                let at = leading_blanks(line);
+                let closes = at == indent && matches!(line.get(at).copied(), Some(0x29 | 0x5D | 0x7D));
+                if at <= indent && !closes {
+                    break;
+                }
+                last = j;
+            }
+            (k + 1..last + 1, score * NAMED_BODY_RAISE)
+        })
+        .collect()
 }

@@ -350,6 +350,42 @@ fn a_commit_logs_newest_commit_leads_from_its_first_line_within_its_share() {
 }
 
 #[test]
+fn a_task_reads_the_body_of_the_definition_it_names_before_its_words_elsewhere() {
+    // A class whose methods' docstrings show the task's words in usage
+    // examples, and the method the task names, whose thresholds sit far
+    // into a long body.
+    let mut code = String::from("class Clock:\n");
+    for i in 0..120 {
+        code.push_str(&format!(
+            "    def helper_{i}(self):\n        \"\"\">>> clock.shift(days=1, weeks=2, months=3).helper_{i}()\"\"\"\n        return {i}\n\n"
+        ));
+    }
+    code.push_str("    def humanize(self, other):\n        delta = self - other\n");
+    code.extend((0..80).map(|i| format!("        step_{i} = delta + {i}\n")));
+    let thresholds = [
+        "        elif delta < self.SECONDS_PER_DAY * 2:\n",
+        "        elif delta < self.SECONDS_PER_WEEK:\n",
+        "        # months: more than two weeks count as a whole month\n",
+    ];
+    for line in thresholds {
+        code.push_str(line);
+        code.push_str("            return self.label(delta)\n");
+    }
+    code.push_str("        return None\n");
+    code.extend((120..240).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")));
+    let t = utf16(&code);
+    let blocks = [Block::Text(&t)];
+    let options = LineOptions { kind: Some(Kind::Code), ..LineOptions::default() };
+    let task = Task::new(&[&utf16("which thresholds does humanize() use between days, weeks and months?")]);
+    let p = prune_with_spans(&blocks, &budgets(4096), &options, &[], &task).unwrap();
+    let kept = out(&blocks, &p);
+    assert!(kept.contains("    def humanize(self, other):\n"), "{kept}");
+    for line in thresholds {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+}
+
+#[test]
 fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() {
     // A source file: the named function's definition, its body and its class.
     let mut code: String = (0..300).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")).collect();
