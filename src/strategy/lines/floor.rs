@@ -17,8 +17,9 @@
 //! (so it may show other failures in place of the cut's). Where a plan
 //! shows less, it is planned again with the better cut's missing evidence
 //! held first (one line of each, as many as it lacks); where it still
-//! shows less, once more with a line of all the better cut's evidence held
-//! first, which fits by construction. So the work is at most three plans.
+//! shows less, once more with the better cut's own lines that show its
+//! evidence held first ([`Floor::held`]: a prefix and a suffix of the cut),
+//! which fit where the cut fits. So the work is at most three plans.
 //! A caller's keep-spans (the session policy's cached head) are added
 //! before the held lines; the floor holds within the room they leave.
 
@@ -137,6 +138,11 @@ pub(crate) struct Floor<'s> {
     /// What the better cut shows evidence of, each with its last line there,
     /// sorted by evidence.
     better: Vec<(Evidence, usize)>,
+    /// Where the better cut's head ends (0 for the plain tail): its lines
+    /// before it are its head, the others its tail.
+    head_end: usize,
+    /// Lines in the text.
+    n: usize,
 }
 
 impl<'s> Floor<'s> {
@@ -167,8 +173,9 @@ impl<'s> Floor<'s> {
             cut.iter().for_each(|((c, _), _)| per_class[*c] += 1);
             per_class
         };
-        let better = if counts(&tail_cut) > counts(&head_tail_cut) { tail_cut } else { head_tail_cut };
-        (!better.is_empty()).then_some(Floor { evidence, better })
+        let (better, head_end) =
+            if counts(&tail_cut) > counts(&head_tail_cut) { (tail_cut, 0) } else { (head_tail_cut, head_end) };
+        (!better.is_empty()).then_some(Floor { evidence, better, head_end, n })
     }
 
     /// What `kept` lacks to show, of each class, as much distinct evidence
@@ -196,9 +203,25 @@ impl<'s> Floor<'s> {
         missing
     }
 
-    /// A line of each evidence the better cut shows, with its class, in
-    /// class order.
-    pub fn held(&self) -> impl Iterator<Item = (usize, Reason)> + '_ {
-        self.better.iter().map(|&((c, _), k)| (k, CLASSES[c]))
+    /// The better cut's lines that show its evidence, as it shows them: its
+    /// head from the first line to the last evidence line in it, in order,
+    /// then its tail from the last line back to the first evidence line in
+    /// it. A prefix and a suffix of the cut, so they fit where the cut fits
+    /// (the cut is within the budget less the one marker between them), and
+    /// each line added in this order makes the plan larger, never a run's
+    /// marker it then replaces: no line is refused for a size the whole
+    /// would not have. An evidence line is held for its class, another for
+    /// the end it is at.
+    pub fn held(&self) -> Vec<(usize, Reason)> {
+        // An evidence line by its class; another by the end of the cut it is in.
+        let reason_of = |k: usize| {
+            let end = if k < self.head_end { Reason::Start } else { Reason::End };
+            self.better.iter().find(|&&(_, line)| line == k).map_or(end, |&((c, _), _)| CLASSES[c])
+        };
+        let head_last = self.better.iter().map(|&(_, k)| k).filter(|&k| k < self.head_end).max();
+        let tail_first = self.better.iter().map(|&(_, k)| k).filter(|&k| k >= self.head_end).min();
+        let head = head_last.map_or(0..0, |last| 0..last + 1);
+        let tail = tail_first.map_or(self.n..self.n, |first| first..self.n);
+        head.chain(tail.rev()).map(|k| (k, reason_of(k))).collect()
     }
 }

@@ -103,7 +103,8 @@ pub(super) fn choose(
     let floor = (kinds == [Kind::Log]).then(|| Floor::read(index, &signals, budget, head_tail)).flatten();
     // The lines held first: none, then the better blind cut's evidence the
     // plan did not show, then (if the plan then drops other evidence of it)
-    // all of it, which fits by construction where the caller gave no span.
+    // the cut's lines that show all of it, which fit where the cut fits
+    // when the caller gave no span.
     let mut held: Vec<(usize, Reason)> = Vec::new();
     for pass in 0.. {
         // The caller's spans come first still (the policy's cached head:
@@ -154,7 +155,7 @@ pub(super) fn choose(
         if missing.is_empty() || pass == 2 {
             break;
         }
-        held = if pass == 0 { missing } else { floor.held().collect() };
+        held = if pass == 0 { missing } else { floor.held() };
         keep = KeepSet::new(index, budget, head_tail, explain)?;
     }
     cost.scan = signals.cost;
