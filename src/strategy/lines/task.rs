@@ -414,15 +414,15 @@ impl Matches {
         self.lines.iter().map(|&k| k as usize)
     }
 
-    /// The lines holding a term of weight, the highest score (raised by
-    /// `raise`) first (the lower `tier` first among equal scores, a
-    /// definition before its uses, then the earlier). Work: `m log m` for
-    /// `m` lines.
-    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize, raise: impl Fn(usize) -> f64) -> Vec<usize> {
+    /// The lines holding a term of weight, the highest value first (what
+    /// `value` makes of a line's score; the lower `tier` first among equal
+    /// values, a definition before its uses, then the earlier). Work: `m
+    /// log m` for `m` lines.
+    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize, value: impl Fn(usize, f64) -> f64) -> Vec<usize> {
         let mut ranked: Vec<(f64, usize, usize)> = self
             .lines
             .iter()
-            .map(|&k| (self.score(k as usize) + raise(k as usize), tier(k as usize), k as usize))
+            .map(|&k| (value(k as usize, self.score(k as usize)), tier(k as usize), k as usize))
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         ranked.into_iter().map(|(_, _, k)| k).collect()

@@ -5,7 +5,8 @@
 //!
 //! Within a source file, a matched line in the body of a definition the
 //! task names (a matched line that opens one) is raised by that
-//! definition's score ([`named_bodies`]).
+//! definition's score ([`named_bodies`]); a line longer than the cap is
+//! worth the share of it that is kept.
 //!
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
@@ -62,7 +63,13 @@ pub(super) fn keep_task_lines<'a>(
     let mut functions_sought = 0;
     let bodies = named_bodies(index, matches, kinds, &mut steps);
     let raise = |k: usize| bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
-    for k in matches.ranked(tier, raise) {
+    // A line longer than the cap is cut to it, and its words may be in the
+    // part cut: it is worth the share of it that is kept.
+    let kept_share = |k: usize| match index.cps(k) {
+        c if c > cap => cap as f64 / c as f64,
+        _ => 1.0,
+    };
+    for k in matches.ranked(tier, |k, score| (score + raise(k)) * kept_share(k)) {
         if keep.full() {
             break;
         }

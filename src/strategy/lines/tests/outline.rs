@@ -386,6 +386,31 @@ fn a_task_reads_the_body_of_the_definition_it_names_before_its_words_elsewhere()
 }
 
 #[test]
+fn a_task_line_longer_than_the_cap_is_worth_the_share_of_it_kept() {
+    // Thirty minified lines hold all three of the task's words, far from
+    // where a cut keeps them; six short lines hold two.
+    let mut code = String::new();
+    for i in 0..400 {
+        if i % 10 == 5 && i < 300 {
+            code.push_str(&format!("var blob_{i} = \"{} alpha beta gamma {}\";\n", "x".repeat(9000), "y".repeat(9000)));
+        } else if (300..306).contains(&i) {
+            code.push_str(&format!("    alpha_beta_check({i});\n"));
+        } else {
+            code.push_str(&format!("    step_{i}();\n"));
+        }
+    }
+    let t = utf16(&code);
+    let blocks = [Block::Text(&t)];
+    let options = LineOptions { kind: Some(Kind::Code), ..LineOptions::default() };
+    let task = Task::new(&[&utf16("where are alpha, beta and gamma set")]);
+    let p = prune_with_spans(&blocks, &budgets(4096), &options, &[], &task).unwrap();
+    let kept = out(&blocks, &p);
+    for i in 300..306 {
+        assert!(kept.contains(&format!("    alpha_beta_check({i});\n")), "{i} missing in\n{kept}");
+    }
+}
+
+#[test]
 fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() {
     // A source file: the named function's definition, its body and its class.
     let mut code: String = (0..300).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")).collect();
