@@ -18,7 +18,8 @@
 //! opens most of the (eight or more) lines it is on, which names their
 //! shape (`commit`, `Date:`, `error:`); a term on one line of thousands is
 //! worth the most. A line's score is the sum of the weights of the terms
-//! it holds.
+//! it holds. A long word of prose is found by its short forms too, as
+//! whole words (`Hira` for `Hiragana`, `auth` for `authentication`).
 //!
 //! Cost: one pass over the text, a chunk at a time (the memory is one
 //! chunk and four bytes a line), plus a step per match; a term on three
@@ -38,6 +39,10 @@ const COMMON: f64 = 2.0;
 /// What a term written as code (`parse_date`, `src/router.ts`, `TS2552`)
 /// weighs beside a word of prose as rare.
 const LITERAL: f64 = 2.0;
+/// Shortest short form of a prose word searched for (see [`patterns`]).
+const SHORT_FORM_MIN: usize = 4;
+/// Longest short form of a prose word searched for.
+const SHORT_FORM_MAX: usize = 6;
 /// Most indentation before a term that opens its line.
 const LEAD: usize = 16;
 /// Lines a word opens, at least, to be read as the output's shape.
@@ -290,15 +295,16 @@ impl Matches {
         if task.is_empty() {
             return None;
         }
-        let build = |ids: &[usize]| {
-            AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(ids.iter().map(|&i| &task.terms[i]))
+        let pats = patterns(task);
+        let build = |live: &[usize]| {
+            AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(live.iter().map(|&p| &pats[p].0))
         };
-        // The terms searched for (pattern `p` is term `ids[p]`).
-        let mut ids: Vec<usize> = (0..task.terms.len()).collect();
+        // The patterns searched for (pattern `p` is `pats[live[p]]`).
+        let mut ids: Vec<usize> = (0..pats.len()).collect();
         let mut searcher = build(&ids).ok()?;
         // Terms on most lines of the first chunk: the output's own words, no longer searched.
         let mut dropped = 0u32;
-        let longest = task.terms.iter().map(Vec::len).max().unwrap_or(1);
+        let longest = pats.iter().map(|p| p.0.len()).max().unwrap_or(1);
         let n = index.line_count();
         let mut masks = vec![0u32; n];
         let mut lines_with = vec![0usize; task.terms.len()];
@@ -331,8 +337,12 @@ impl Matches {
                     while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
                         line += 1;
                     }
+                    let (_, term, short) = pats[ids[m.pattern().as_usize()]];
+                    // A short form stands for its word only where a word ends with it.
+                    if short && !ends_word(text, at + m.len()) {
+                        continue;
+                    }
                     let k = base + line;
-                    let term = ids[m.pattern().as_usize()];
                     // The term, and the parts it holds (the longest match hides them).
                     let mut new = (1u32 << term | task.implies[term]) & !masks[k];
                     masks[k] |= new;
@@ -353,7 +363,7 @@ impl Matches {
                         }
                     }
                     if dropped != 0 {
-                        ids.retain(|&i| dropped & 1 << i == 0);
+                        ids.retain(|&p| dropped & 1 << pats[p].1 == 0);
                         if ids.is_empty() {
                             break;
                         }
@@ -427,6 +437,39 @@ impl Matches {
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         ranked.into_iter().map(|(_, _, k)| k).collect()
     }
+}
+
+/// What [`Matches::find`] searches for, each with its term and whether it
+/// is a short form: every term, then the short forms of each word of prose
+/// (not written as code, letters only) of [`SHORT_FORM_MIN`] + 2 letters
+/// or more, its first [`SHORT_FORM_MIN`] to [`SHORT_FORM_MAX`] letters but
+/// two (`Hira` for `hiragana`, `conf` and `config` for `configuration`,
+/// `auth` for `authentication`), where no stop word or other term is one.
+/// Code abbreviates the words a request writes out; a short form is found
+/// only as a whole word or `camelCase` part, and counts as its word.
+fn patterns(task: &Task) -> Vec<(Vec<u8>, usize, bool)> {
+    let mut pats: Vec<(Vec<u8>, usize, bool)> =
+        task.terms.iter().enumerate().map(|(i, t)| (t.clone(), i, false)).collect();
+    for (i, t) in task.terms.iter().enumerate() {
+        if task.literal[i] || t.len() < SHORT_FORM_MIN + 2 || !t.iter().all(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        for len in SHORT_FORM_MIN..=(t.len() - 2).min(SHORT_FORM_MAX) {
+            let short = &t[..len];
+            let stop = STOP_WORDS.binary_search(&std::str::from_utf8(short).unwrap_or_default()).is_ok();
+            if !stop && !task.terms.iter().any(|u| u.as_slice() == short) {
+                pats.push((short.to_vec(), i, true));
+            }
+        }
+    }
+    pats
+}
+
+/// Whether a word ends at unit `at` of `text`: the end of the text, or a
+/// unit that is no lower-case letter or digit (an upper-case one starts a
+/// `camelCase` part).
+fn ends_word(text: &[u16], at: usize) -> bool {
+    text.get(at).is_none_or(|&u| !(u < 0x80 && ((u as u8).is_ascii_lowercase() || (u as u8).is_ascii_digit())))
 }
 
 /// Whether a term found at unit `at` of `text` starts a word there: the

@@ -237,3 +237,24 @@ fn a_term_on_most_lines_of_the_first_chunk_is_no_longer_searched() {
     // Searched no more after the first chunk: its matches stop there.
     assert!(m.steps < 6000, "{} steps", m.steps);
 }
+
+#[test]
+fn a_long_prose_word_is_found_by_its_short_forms_as_whole_words() {
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("node_modules/pkg/file_{i}.js\n"));
+    }
+    text.push_str("node_modules/date-fns/locale/ja-Hira.cjs\n"); // 40: `Hira`, a whole part
+    text.push_str("const hirable = true\n"); // 41: `hira` goes on into a longer word
+    text.push_str("let authConfig = load()\n"); // 42: `auth` and `config`, camelCase parts
+    text.push_str("the author wrote it\n"); // 43: `auth` goes on
+    let (_, found) = matches(&text, "the Hiragana locale, and where its configuration and authentication are read");
+    let (scores, _) = found.unwrap();
+    assert!(scores[40] > 0.0, "Hira for Hiragana");
+    assert_eq!(scores[41], 0.0, "not inside a longer word");
+    assert!(scores[42] > 0.0, "auth and config");
+    assert_eq!(scores[43], 0.0, "author is not auth");
+    // A term written as code has none: `configuration2` is not `config`.
+    let (_, found) = matches(&text, "configuration2");
+    assert!(found.is_none_or(|(scores, _)| scores[42] == 0.0));
+}
