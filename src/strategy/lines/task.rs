@@ -441,8 +441,8 @@ impl Matches {
 
 /// What [`Matches::find`] searches for, each with its term and whether it
 /// is a short form: every term, then the short forms of each word of prose
-/// (not written as code, letters only) of [`SHORT_FORM_MIN`] + 2 letters
-/// or more, its first [`SHORT_FORM_MIN`] to [`SHORT_FORM_MAX`] letters but
+/// (not written as code nor a part of a term that is, letters only) of
+/// [`SHORT_FORM_MIN`] + 2 letters or more, its first [`SHORT_FORM_MIN`] to [`SHORT_FORM_MAX`] letters but
 /// two (`Hira` for `hiragana`, `conf` and `config` for `configuration`,
 /// `auth` for `authentication`), where no stop word or other term is one.
 /// Code abbreviates the words a request writes out; a short form is found
@@ -450,8 +450,11 @@ impl Matches {
 fn patterns(task: &Task) -> Vec<(Vec<u8>, usize, bool)> {
     let mut pats: Vec<(Vec<u8>, usize, bool)> =
         task.terms.iter().enumerate().map(|(i, t)| (t.clone(), i, false)).collect();
+    // The parts of a term written as code (`iterutil` of `boltons/iterutils.py`) are code too.
+    let parts = (0..task.terms.len()).filter(|&i| task.literal[i]).fold(0u32, |m, i| m | task.implies[i]);
     for (i, t) in task.terms.iter().enumerate() {
-        if task.literal[i] || t.len() < SHORT_FORM_MIN + 2 || !t.iter().all(u8::is_ascii_alphabetic) {
+        let code = task.literal[i] || parts & 1 << i != 0;
+        if code || t.len() < SHORT_FORM_MIN + 2 || !t.iter().all(u8::is_ascii_alphabetic) {
             continue;
         }
         for len in SHORT_FORM_MIN..=(t.len() - 2).min(SHORT_FORM_MAX) {

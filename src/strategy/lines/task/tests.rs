@@ -254,7 +254,10 @@ fn a_long_prose_word_is_found_by_its_short_forms_as_whole_words() {
     assert_eq!(scores[41], 0.0, "not inside a longer word");
     assert!(scores[42] > 0.0, "auth and config");
     assert_eq!(scores[43], 0.0, "author is not auth");
-    // A term written as code has none: `configuration2` is not `config`.
-    let (_, found) = matches(&text, "configuration2");
-    assert!(found.is_none_or(|(scores, _)| scores[42] == 0.0));
+    // A term written as code has none, nor do its parts: `configuration2`
+    // and the `configuration` of `settings/configuration.py` are not `config`.
+    for code in ["configuration2", "settings/configuration.py"] {
+        let (_, found) = matches(&text, code);
+        assert!(found.is_none_or(|(scores, _)| scores[42] == 0.0), "{code}");
+    }
 }
