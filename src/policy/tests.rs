@@ -290,9 +290,9 @@ fn a_pass_finds_the_superseded_runs_by_their_call() {
     assert_eq!(report.kept_recent, [2, 4]);
 }
 
-#[test]
-fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan() {
-    let log_text: String = (0..600)
+/// A build log of 600 steps with a compiler error every 97 lines.
+fn build_log_with_errors() -> String {
+    (0..600)
         .map(|i| {
             if i % 97 == 50 {
                 format!("error[E0{i}]: mismatched types at step {i}\n")
@@ -300,26 +300,38 @@ fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan
                 format!("step {i}: compiling module number {i}\n")
             }
         })
-        .collect();
-    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
-    let head = usize::try_from(lines.budgets.head_tail_within_keep().head()).unwrap();
-    // Two results of distinct calls; a reply after the first: it was read.
-    let build = || {
-        let mut s = session(&[
-            ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
-            ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
-        ]);
-        s.log.events.insert(2, MemEvent::Reply);
-        s.log.surface = (0..s.log.events.len() as Seq).collect();
-        s
-    };
-    let text_of = |s: &WithCalls, seq: Seq| match &s.log.events[seq as usize] {
+        .collect()
+}
+
+/// Two results of distinct calls printing `log_text`, and a reply after
+/// the first: it was read, the second not.
+fn read_then_unread(log_text: &str) -> WithCalls {
+    let mut s = session(&[
+        ("bash", r#"{"command":"cargo build"}"#, log_text.to_owned()),
+        ("bash", r#"{"command":"cargo test"}"#, log_text.to_owned()),
+    ]);
+    s.log.events.insert(2, MemEvent::Reply);
+    s.log.surface = (0..s.log.events.len() as Seq).collect();
+    s
+}
+
+/// The text of the one-text result at `seq`.
+fn text_of(s: &WithCalls, seq: Seq) -> String {
+    match &s.log.events[seq as usize] {
         MemEvent::ToolResult { content, .. } => match &content[..] {
             [MemBlock::Text(t)] => String::from_utf16(t).unwrap(),
             other => panic!("{other:?}"),
         },
         other => panic!("{other:?}"),
-    };
+    }
+}
+
+#[test]
+fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan() {
+    let log_text = build_log_with_errors();
+    let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
+    let head = usize::try_from(lines.budgets.head_tail_within_keep().head()).unwrap();
+    let build = || read_then_unread(&log_text);
     let mut s = build();
     let with = Policy { default: lines, tools: Vec::new(), recent_tokens: Some(0), read_keep: None };
     let report = prune_session_with_policy(&mut s, &with, P(100_000, 1)).unwrap();
@@ -341,26 +353,9 @@ fn a_read_result_keeps_the_head_the_cache_holds_and_an_unread_one_the_plain_plan
 
 #[test]
 fn a_read_result_is_cut_to_the_read_budget_and_an_unread_one_to_its_rule() {
-    let log_text: String = (0..600)
-        .map(|i| {
-            if i % 97 == 50 {
-                format!("error[E0{i}]: mismatched types at step {i}\n")
-            } else {
-                format!("step {i}: compiling module number {i}\n")
-            }
-        })
-        .collect();
+    let log_text = build_log_with_errors();
     let lines = Pruner { budgets: Budgets::default(), strategy: Strategy::Lines(LineOptions::default()) };
-    // Two results; a reply after the first: it was read, the second not.
-    let build = || {
-        let mut s = session(&[
-            ("bash", r#"{"command":"cargo build"}"#, log_text.clone()),
-            ("bash", r#"{"command":"cargo test"}"#, log_text.clone()),
-        ]);
-        s.log.events.insert(2, MemEvent::Reply);
-        s.log.surface = (0..s.log.events.len() as Seq).collect();
-        s
-    };
+    let build = || read_then_unread(&log_text);
     let pass = |recent_tokens, read_keep| {
         let mut s = build();
         let policy = Policy { default: lines, tools: Vec::new(), recent_tokens, read_keep };

@@ -213,13 +213,18 @@ impl<'s> Floor<'s> {
     /// would not have. An evidence line is held for its class, another for
     /// the end it is at.
     pub fn held(&self) -> Vec<(usize, Reason)> {
+        // The cut's evidence lines by line, each with its class: one search a held line.
+        let mut by_line: Vec<(usize, Reason)> = self.better.iter().map(|&((c, _), k)| (k, CLASSES[c])).collect();
+        // Stable: a line of both classes keeps the first (`better` is in class order).
+        by_line.sort_by_key(|&(k, _)| k);
         // An evidence line by its class; another by the end of the cut it is in.
-        let reason_of = |k: usize| {
-            let end = if k < self.head_end { Reason::Start } else { Reason::End };
-            self.better.iter().find(|&&(_, line)| line == k).map_or(end, |&((c, _), _)| CLASSES[c])
+        let reason_of = |k: usize| match by_line.get(by_line.partition_point(|&(line, _)| line < k)) {
+            Some(&(line, class)) if line == k => class,
+            _ if k < self.head_end => Reason::Start,
+            _ => Reason::End,
         };
-        let head_last = self.better.iter().map(|&(_, k)| k).filter(|&k| k < self.head_end).max();
-        let tail_first = self.better.iter().map(|&(_, k)| k).filter(|&k| k >= self.head_end).min();
+        let head_last = by_line.iter().map(|&(k, _)| k).take_while(|&k| k < self.head_end).last();
+        let tail_first = by_line.iter().map(|&(k, _)| k).find(|&k| k >= self.head_end);
         let head = head_last.map_or(0..0, |last| 0..last + 1);
         let tail = tail_first.map_or(self.n..self.n, |first| first..self.n);
         head.chain(tail.rev()).map(|k| (k, reason_of(k))).collect()

@@ -4,6 +4,7 @@ mod findings;
 mod floor;
 mod outline;
 mod runs;
+mod task;
 mod work;
 
 use super::*;

@@ -1,0 +1,138 @@
+//! The task's phase of a plan: which lines a task raises, with what
+//! places them and what they open, in source files, JSON and search hits.
+
+use super::super::*;
+use super::{budgets, out};
+use crate::text::utf16;
+
+/// `text` read as `kind`, pruned in lines mode at `budgets(budget)` for
+/// `task` (none when empty), rendered.
+fn with_task(text: &str, kind: Kind, budget: u64, task: &str) -> String {
+    let units = utf16(text);
+    let blocks = [Block::Text(&units)];
+    let options = LineOptions { kind: Some(kind), ..LineOptions::default() };
+    let task = if task.is_empty() { Task::default() } else { Task::new(&[&utf16(task)]) };
+    out(&blocks, &prune_with_spans(&blocks, &budgets(budget), &options, &[], &task).unwrap())
+}
+
+#[test]
+fn a_task_reads_the_body_of_the_definition_it_names_before_its_words_elsewhere() {
+    // A class whose methods' docstrings show the task's words in usage
+    // examples, and the method the task names, whose thresholds sit far
+    // into a long body.
+    let mut code = String::from("class Clock:\n");
+    for i in 0..120 {
+        code.push_str(&format!(
+            "    def helper_{i}(self):\n        \"\"\">>> clock.shift(days=1, weeks=2, months=3).helper_{i}()\"\"\"\n        return {i}\n\n"
+        ));
+    }
+    code.push_str("    def humanize(self, other):\n        delta = self - other\n");
+    code.extend((0..80).map(|i| format!("        step_{i} = delta + {i}\n")));
+    let thresholds = [
+        "        elif delta < self.SECONDS_PER_DAY * 2:\n",
+        "        elif delta < self.SECONDS_PER_WEEK:\n",
+        "        # months: more than two weeks count as a whole month\n",
+    ];
+    for line in thresholds {
+        code.push_str(line);
+        code.push_str("            return self.label(delta)\n");
+    }
+    code.push_str("        return None\n");
+    code.extend((120..240).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")));
+    let kept =
+        with_task(&code, Kind::Code, 4096, "which thresholds does humanize() use between days, weeks and months?");
+    assert!(kept.contains("    def humanize(self, other):\n"), "{kept}");
+    for line in thresholds {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+}
+
+#[test]
+fn a_task_line_longer_than_the_cap_is_worth_the_share_of_it_kept() {
+    // Thirty minified lines hold all three of the task's words, far from
+    // where a cut keeps them; six short lines hold two.
+    let mut code = String::new();
+    for i in 0..400 {
+        if i % 10 == 5 && i < 300 {
+            code.push_str(&format!("var blob_{i} = \"{} alpha beta gamma {}\";\n", "x".repeat(9000), "y".repeat(9000)));
+        } else if (300..306).contains(&i) {
+            code.push_str(&format!("    alpha_beta_check({i});\n"));
+        } else {
+            code.push_str(&format!("    step_{i}();\n"));
+        }
+    }
+    let kept = with_task(&code, Kind::Code, 4096, "where are alpha, beta and gamma set");
+    for i in 300..306 {
+        assert!(kept.contains(&format!("    alpha_beta_check({i});\n")), "{i} missing in\n{kept}");
+    }
+}
+
+#[test]
+fn a_task_keeps_its_lines_with_what_places_them_and_a_json_values_first_lines() {
+    // A source file: the named function's definition, its body and its class.
+    let mut code: String = (0..300).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")).collect();
+    code.insert_str(0, "class Query:\n");
+    code.push_str("    def bulk_create(self, objs):\n");
+    code.extend((0..30).map(|i| format!("        step_{i}(objs)\n")));
+    code.extend((300..600).map(|i| format!("    def helper_{i}(self):\n        return {i}\n\n")));
+    let kept = with_task(&code, Kind::Code, 4096, "why does bulk_create drop the objects");
+    assert!(kept.contains("class Query:\n"), "the class it is in");
+    assert!(kept.contains("    def bulk_create(self, objs):\n"));
+    assert!((0..30).all(|i| kept.contains(&format!("        step_{i}(objs)\n"))), "its whole body");
+    let blind = with_task(&code, Kind::Code, 4096, "");
+    assert!(!blind.contains("step_15(objs)"), "the task-blind outline does not keep the body");
+    // A JSON key the task names: the key and the first lines of its long value, not all of it.
+    let json = format!(
+        "{{\n{}  \"devDependencies\": {{\n{}  }}\n}}\n",
+        (0..200).map(|i| format!("  \"k{i}\": {i},\n")).collect::<String>(),
+        (0..100).map(|i| format!("    \"pkg-{i}\": \"^1.{i}.0\",\n")).collect::<String>()
+    );
+    let kept = with_task(&json, Kind::Json, 4096, "which devDependencies does it pin");
+    assert!(kept.contains("  \"devDependencies\": {\n"));
+    assert!((0..8).all(|i| kept.contains(&format!("\"pkg-{i}\""))), "its value's first lines");
+    // Kept for the task: the key and its value's first eight lines, no more.
+    let (t, task) = (utf16(&json), Task::new(&[&utf16("which devDependencies does it pin")]));
+    let options = LineOptions { kind: Some(Kind::Json), ..LineOptions::default() };
+    let mut for_task = Vec::new();
+    assert!(explain(&t, &budgets(4096), &options, &task, |line, e| {
+        if e.reason == Some(Reason::Task) {
+            for_task.push(String::from_utf16_lossy(line));
+        }
+    }));
+    assert_eq!(for_task.len(), 1 + 8, "{for_task:?}");
+}
+
+#[test]
+fn a_search_hits_function_is_kept_with_the_strongest_hits() {
+    // `grep -rn req lib/`: hundreds of hits; the task's words are on a few
+    // lines of one function, whose signature the pattern also hit.
+    let mut hits = String::new();
+    for f in 0..6 {
+        for i in 0..40 {
+            hits.push_str(&format!(
+                "lib/m{f}.js:{}:  var v{i} = req.headers['x-{i}'] || req.query.q{i};\n",
+                10 + i * 3
+            ));
+        }
+    }
+    for i in 0..30 {
+        hits.push_str(&format!("lib/router/index.js:{}:  // req.option{i} is read below\n", 20 + i * 3));
+    }
+    hits.push_str("lib/router/index.js:136:proto.handle = function handle(req, res, out) {\n");
+    for i in 0..12 {
+        hits.push_str(&format!("lib/router/index.js:{}:  req.next{i} = next;\n", 138 + i));
+    }
+    hits.push_str("lib/router/index.js:156:  var parentParams = req.params;\n");
+    hits.push_str("lib/router/index.js:158:  var done = restore(out, req, 'baseUrl', 'next', 'params');\n");
+    for f in 6..12 {
+        for i in 0..40 {
+            hits.push_str(&format!(
+                "lib/m{f}.js:{}:  var v{i} = req.headers['x-{i}'] || req.query.q{i};\n",
+                10 + i * 3
+            ));
+        }
+    }
+    let kept = with_task(&hits, Kind::Search, 2048, "where are the parentParams saved before the router dispatches?");
+    assert!(kept.contains("var parentParams = req.params;"), "{kept}");
+    assert!(kept.contains("proto.handle = function handle(req, res, out) {"), "the function it is in\n{kept}");
+}
