@@ -67,6 +67,8 @@ const STEP_OPEN: &[u8] = b"##[group]Run ";
 const PLACE_REACH: usize = 1024;
 /// Lines of source a finding quotes under it (its line, a caret) kept with its rule's first.
 const QUOTED_LINES: usize = 2;
+/// Lines walked up from a task's line for the failure whose block holds it.
+const OWNER_REACH: usize = 24;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
 
@@ -353,8 +355,23 @@ impl LogPlan<'_, '_, '_> {
             cap,
             |_| 0,
             |keep, k| {
-                let reason = if signals.get(k).failure == Failure::Strong { Reason::Failure } else { Reason::Task };
-                keep.add(k, cap, reason)
+                let s = signals.get(k);
+                if s.failure == Failure::Strong {
+                    return keep.add(k, cap, Reason::Failure);
+                }
+                if s.diagnostic() {
+                    return keep.add(k, cap, Reason::Task);
+                }
+                // A line of a finding's block (a rustc diagnostic's note, a
+                // source line it quotes) answers the task with the finding:
+                // the failure line that opens the block, and where it is.
+                if let Some(j) = owning_failure(index, signals, k) {
+                    keep.add(j, cap, Reason::Failure);
+                    if signals.get(j).located_below() && j + 1 < k {
+                        keep.add(j + 1, cap, Reason::Cause);
+                    }
+                }
+                keep.add(k, cap, Reason::Task)
             },
         );
         self.keep.set_limit(failure_limit);
@@ -441,4 +458,21 @@ impl LogPlan<'_, '_, '_> {
             self.keep.add(h, self.cap, Reason::Cause);
         }
     }
+}
+
+/// The failure line that opens the block holding line `k` of a log: the
+/// nearest strong failure or diagnostic line above it in its text, with no blank line
+/// between, within [`OWNER_REACH`] lines; a bounded walk.
+fn owning_failure(index: &LineIndex<'_>, signals: &Signals, k: usize) -> Option<usize> {
+    let start = index.bounds[index.text_of(k)].start.max(k.saturating_sub(OWNER_REACH));
+    for j in (start..k).rev() {
+        if crate::signals::is_blank(index.line(j)) {
+            return None;
+        }
+        let s = signals.get(j);
+        if s.failure == Failure::Strong || s.diagnostic() {
+            return Some(j);
+        }
+    }
+    None
 }

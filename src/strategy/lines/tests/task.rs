@@ -136,3 +136,25 @@ fn a_search_hits_function_is_kept_with_the_strongest_hits() {
     assert!(kept.contains("var parentParams = req.params;"), "{kept}");
     assert!(kept.contains("proto.handle = function handle(req, res, out) {"), "the function it is in\n{kept}");
 }
+
+#[test]
+fn a_task_word_in_a_findings_note_keeps_the_finding_and_where_it_is() {
+    // Rustc-style warnings of many rules; the task's rule is named only in
+    // the note under each of its findings, never in the finding's line.
+    let mut log = String::new();
+    for i in 0..300 {
+        let (title, rule) = if i % 60 == 7 {
+            ("this function has too many lines", "lengthy_body")
+        } else {
+            (["unnested or-patterns", "redundant closure", "casting may wrap"][i % 3], "other_lint")
+        };
+        log.push_str(&format!(
+            "warning: {title} (item {i})\n   --> src/module_{i}.rs:{i}:5\n    |\n{i:>3} |     let item_{i} = {i};\n    |\n    = help: for further information visit https://example.org/index.html#{rule}\n\n"
+        ));
+    }
+    let kept = with_task(&log, Kind::Log, 4096, "which ones does clippy report under lengthy_body?");
+    for i in (0..300).filter(|i| i % 60 == 7) {
+        assert!(kept.contains(&format!("warning: this function has too many lines (item {i})\n")), "{i} in\n{kept}");
+        assert!(kept.contains(&format!("   --> src/module_{i}.rs:{i}:5\n")), "{i}'s place in\n{kept}");
+    }
+}
