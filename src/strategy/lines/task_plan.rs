@@ -3,6 +3,10 @@
 //! under) and what it opens (the block indented under it, a commit's
 //! subject), up to the share of the budget the planner gives it.
 //!
+//! In a commit log with patches, a commit the task names by its message
+//! (a matched line there; the first [`NAMED_COMMITS`]) is kept with its
+//! changed lines ([`commit_changes`]).
+//!
 //! Within a source file, a matched line in the body of a definition the
 //! task names (a matched line that opens one) is raised by that
 //! definition's score ([`named_bodies`]); a line longer than the cap is
@@ -11,7 +15,8 @@
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
 //! so at most a constant per line added, and the named definitions'
-//! bodies, at most [`NAMED_DEFINITIONS`] walks over the text.
+//! bodies, at most [`NAMED_DEFINITIONS`] walks over the text, and the
+//! named commits', at most [`COMMIT_REACH`] lines each.
 
 use std::ops::Range;
 
@@ -41,6 +46,13 @@ const NAMED_DEFINITIONS: usize = 4;
 /// A matched line in the body of a definition the task names is raised by
 /// this many times the definition's own score.
 const NAMED_BODY_RAISE: f64 = 2.0;
+/// Commits the task names (a matched line of a commit's message) whose
+/// changes are kept with them, the highest score first.
+const NAMED_COMMITS: usize = 2;
+/// Lines of a named commit walked for its changes, at most.
+const COMMIT_REACH: usize = 4096;
+/// Changed lines of a named commit kept with it, at most.
+const COMMIT_CHANGES: usize = 48;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
@@ -61,6 +73,7 @@ pub(super) fn keep_task_lines<'a>(
 ) -> usize {
     let mut steps = 0;
     let mut functions_sought = 0;
+    let mut commits_opened = 0;
     let bodies = named_bodies(index, matches, kinds, &mut steps);
     let raise = |k: usize| bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
     // A line longer than the cap is cut to it, and its words may be in the
@@ -111,6 +124,19 @@ pub(super) fn keep_task_lines<'a>(
                         break;
                     }
                 }
+            }
+        }
+        // A commit the task names by its message: what it changed.
+        if kind == Kind::Diff
+            && commits_opened < NAMED_COMMITS
+            && let Some(changes) = commit_changes(index, matches, k, text.clone(), &mut steps)
+        {
+            commits_opened += 1;
+            for j in changes {
+                if keep.full() {
+                    break;
+                }
+                keep.add(j, cap, Reason::Task);
             }
         }
         let indent = leading_blanks(index.line(k));
@@ -229,4 +255,78 @@ fn named_bodies(
             (k + 1..last + 1, score * NAMED_BODY_RAISE)
         })
         .collect()
+}
+
+/// The changes of the commit whose message holds line `k` of a commit log
+/// (`git log -p`, `git show`), or `None` where `k` is not in a commit's
+/// message: its changed lines (`+`/`-`, not a file's `+++`/`---`), those
+/// of files whose `diff --git` line holds the task's words first, each
+/// file's `diff --git` line before its first (a `--stat` log's rows are
+/// not opened: there the task asks of messages more than of files);
+/// [`COMMIT_CHANGES`] at most, in order. Work: at most [`PARENT_REACH`]
+/// lines up and [`COMMIT_REACH`] down.
+fn commit_changes(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    k: usize,
+    text: Range<usize>,
+    steps: &mut usize,
+) -> Option<Vec<usize>> {
+    let mut v = String::new();
+    let in_diff = |v: &str| v.starts_with("diff --git ") || v.starts_with("@@");
+    view(index.line(k), &mut v);
+    if in_diff(&v) {
+        return None;
+    }
+    if !is_commit(&v) {
+        let floor = text.start.max(k.saturating_sub(PARENT_REACH));
+        let mut found = false;
+        for j in (floor..k).rev() {
+            *steps += 1;
+            view(index.line(j), &mut v);
+            if in_diff(&v) || is_change(&v) {
+                return None;
+            }
+            if is_commit(&v) {
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            return None;
+        }
+    }
+    // Each change with its file's header and whether the task names that file.
+    let mut header: Option<(usize, bool)> = None;
+    let mut changes: Vec<(bool, usize, Option<usize>)> = Vec::new();
+    for j in k + 1..text.end.min(k + 1 + COMMIT_REACH) {
+        *steps += 1;
+        view(index.line(j), &mut v);
+        if is_commit(&v) {
+            break;
+        }
+        if v.starts_with("diff --git ") {
+            header = Some((j, matches.score(j) > 0.0));
+        } else if is_change(&v) {
+            let named = header.is_some_and(|(_, named)| named);
+            changes.push((named, j, header.map(|(h, _)| h)));
+        }
+    }
+    // The named files' changes first (a stable sort keeps the order within each).
+    changes.sort_by_key(|&(named, _, _)| !named);
+    let mut out = Vec::new();
+    let mut headers_kept = Vec::new();
+    for (_, j, h) in changes.into_iter().take(COMMIT_CHANGES) {
+        if let Some(h) = h.filter(|h| !headers_kept.contains(h)) {
+            headers_kept.push(h);
+            out.push(h);
+        }
+        out.push(j);
+    }
+    Some(out)
+}
+
+/// Whether a view is a diff's changed line (not a file's `+++`/`---`).
+fn is_change(v: &str) -> bool {
+    (v.starts_with('+') && !v.starts_with("+++")) || (v.starts_with('-') && !v.starts_with("---"))
 }

@@ -158,3 +158,33 @@ fn a_task_word_in_a_findings_note_keeps_the_finding_and_where_it_is() {
         assert!(kept.contains(&format!("   --> src/module_{i}.rs:{i}:5\n")), "{i}'s place in\n{kept}");
     }
 }
+
+#[test]
+fn a_commit_the_task_names_is_kept_with_what_it_changed() {
+    // A `git log -p` of many releases; the task names one release, whose
+    // changed lines hold none of the task's words.
+    let mut log = String::new();
+    for c in 0..40 {
+        log.push_str(&format!(
+            "commit {:040x}\nAuthor: Dev <dev@example.org>\nDate:   Mon Jan 1 00:00:00 2024 +0000\n\n    lib {}.{}.0\n\n",
+            c + 1,
+            c / 10,
+            c % 10
+        ));
+        for f in 0..3 {
+            log.push_str(&format!(
+                "diff --git a/src/file_{f}.js b/src/file_{f}.js\nindex 1111111..2222222 100644\n--- a/src/file_{f}.js\n+++ b/src/file_{f}.js\n@@ -1,6 +1,6 @@\n"
+            ));
+            for l in 0..6 {
+                log.push_str(&format!(
+                    " const keep_{c}_{f}_{l} = {l}\n-const old_{c}_{f}_{l} = {l}\n+const new_{c}_{f}_{l} = {l} + 1\n"
+                ));
+            }
+        }
+    }
+    let kept = with_task(&log, Kind::Diff, 4096, "what did the 2.5.0 release change?");
+    assert!(kept.contains("    lib 2.5.0\n"), "{kept}");
+    for l in 0..6 {
+        assert!(kept.contains(&format!("+const new_25_0_{l} = {l} + 1\n")), "{l} missing in\n{kept}");
+    }
+}
