@@ -53,6 +53,9 @@ const NAMED_COMMITS: usize = 2;
 const COMMIT_REACH: usize = 4096;
 /// Changed lines of a named commit kept with it, at most.
 const COMMIT_CHANGES: usize = 48;
+/// Of a listing's directory header's score, the part it counts for (see
+/// [`listing_headers`]).
+const HEADER_PART: f64 = 0.5;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
@@ -75,6 +78,14 @@ pub(super) fn keep_task_lines<'a>(
     let mut functions_sought = 0;
     let mut commits_opened = 0;
     let bodies = named_bodies(index, matches, kinds, &mut steps);
+    let headers = listing_headers(index, matches, kinds, &mut steps);
+    // In a listing, a directory header is where its entries are, not a
+    // finding: it counts for a part, for itself and for each entry under it.
+    let score = |k: usize, own: f64| match headers.binary_search_by_key(&k, |&(e, _)| e).map(|i| headers[i].1) {
+        Ok(None) => HEADER_PART * own,
+        Ok(Some(h)) => own + HEADER_PART * matches.score(h),
+        Err(_) => own,
+    };
     let raise = |k: usize| bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
     // A line longer than the cap is cut to it, and its words may be in the
     // part cut: it is worth the share of it that is kept.
@@ -82,7 +93,7 @@ pub(super) fn keep_task_lines<'a>(
         c if c > cap => cap as f64 / c as f64,
         _ => 1.0,
     };
-    for k in matches.ranked(tier, |k, score| (score + raise(k)) * kept_share(k)) {
+    for k in matches.ranked(tier, |k, own| (score(k, own) + raise(k)) * kept_share(k)) {
         if keep.full() {
             break;
         }
@@ -181,7 +192,7 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
         let header = match kind {
             Kind::Listing | Kind::Diff => {
                 view(line, &mut v);
-                if kind == Kind::Listing { v.trim_end().ends_with(':') } else { is_commit(&v) }
+                if kind == Kind::Listing { is_dir_header(&v) } else { is_commit(&v) }
             }
             _ => false,
         };
@@ -329,4 +340,46 @@ fn commit_changes(
 /// Whether a view is a diff's changed line (not a file's `+++`/`---`).
 fn is_change(v: &str) -> bool {
     (v.starts_with('+') && !v.starts_with("+++")) || (v.starts_with('-') && !v.starts_with("---"))
+}
+
+/// Whether a view is a listing's directory header (`ls -R`'s `dir:`).
+fn is_dir_header(v: &str) -> bool {
+    v.trim_end().ends_with(':')
+}
+
+/// The matched lines of a listing (`ls -R`), ascending, each with the
+/// directory header above it (`None` for a header itself): an entry's path
+/// is its header's and its own name, and the header is kept with it as
+/// what places it, so an entry is ranked by its own words and a part
+/// ([`HEADER_PART`]) of its header's, a header by that part of its own.
+/// Work: at most [`PARENT_REACH`] lines up per matched line of a listing.
+fn listing_headers(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    kinds: &[Kind],
+    steps: &mut usize,
+) -> Vec<(usize, Option<usize>)> {
+    let mut out = Vec::new();
+    let mut v = String::new();
+    for k in matches.lines() {
+        let t = index.text_of(k);
+        if kinds[t] != Kind::Listing {
+            continue;
+        }
+        view(index.line(k), &mut v);
+        if is_dir_header(&v) {
+            out.push((k, None));
+            continue;
+        }
+        let floor = index.bounds[t].start.max(k.saturating_sub(PARENT_REACH));
+        for j in (floor..k).rev() {
+            *steps += 1;
+            view(index.line(j), &mut v);
+            if is_dir_header(&v) {
+                out.push((k, Some(j)));
+                break;
+            }
+        }
+    }
+    out
 }

@@ -188,3 +188,35 @@ fn a_commit_the_task_names_is_kept_with_what_it_changed() {
         assert!(kept.contains(&format!("+const new_25_0_{l} = {l} + 1\n")), "{l} missing in\n{kept}");
     }
 }
+
+#[test]
+fn a_listings_entries_the_task_names_come_before_the_directories_that_hold_its_words() {
+    // An `ls -lR` where one directory in five has a header holding several
+    // of the task's words; the entries the task asks about hold one.
+    let mut listing = String::new();
+    for d in 0..600 {
+        if d % 5 == 0 {
+            listing.push_str(&format!("node_modules/widgets/dist/esm5/internal/operators_{d}:\ntotal 40\n"));
+        } else {
+            listing.push_str(&format!("node_modules/other/lib_{d}:\ntotal 40\n"));
+        }
+        for f in 0..12 {
+            let name = if f == 5 && d % 200 == 5 { "throttleTime.js".to_string() } else { format!("helper{f}.js") };
+            listing.push_str(&format!("-rw-r--r-- 1 root root {:>5} Dec  6 03:27 {name}\n", 100 + d * 12 + f));
+        }
+        listing.push('\n');
+    }
+    let kept = with_task(
+        &listing,
+        Kind::Listing,
+        4096,
+        "how large is throttleTime in node_modules/widgets dist/esm5 internal operators?",
+    );
+    for d in (0..600).filter(|d| d % 200 == 5) {
+        assert!(kept.contains(&format!("{:>5} Dec  6 03:27 throttleTime.js\n", 100 + d * 12 + 5)), "{d} in\n{kept}");
+        assert!(
+            kept.contains(&format!("node_modules/widgets/dist/esm5/internal/operators_{d}:\n")),
+            "{d}'s directory in\n{kept}"
+        );
+    }
+}
