@@ -26,6 +26,9 @@
 //! lines in four of the first chunk (of 64 lines at least) is the
 //! output's own vocabulary: it weighs nothing and is no longer searched.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 
 use super::index::LineIndex;
@@ -426,16 +429,20 @@ impl Matches {
 
     /// The lines holding a term of weight, the highest value first (what
     /// `value` makes of a line's score; the lower `tier` first among equal
-    /// values, a definition before its uses, then the earlier). Work: `m
-    /// log m` for `m` lines.
-    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize, value: impl Fn(usize, f64) -> f64) -> Vec<usize> {
-        let mut ranked: Vec<(f64, usize, usize)> = self
+    /// values, a definition before its uses, then the earlier). Lazily: the
+    /// lines are heaped in `m` steps for `m` lines and each one taken costs
+    /// `log m`, so a caller that stops after a few pays for those only.
+    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize, value: impl Fn(usize, f64) -> f64) -> Ranked {
+        let heap: BinaryHeap<RankedLine> = self
             .lines
             .iter()
-            .map(|&k| (value(k as usize, self.score(k as usize)), tier(k as usize), k as usize))
+            .map(|&k| RankedLine {
+                value: value(k as usize, self.score(k as usize)),
+                tier: tier(k as usize),
+                k: k as usize,
+            })
             .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        ranked.into_iter().map(|(_, _, k)| k).collect()
+        Ranked(heap)
     }
 }
 
@@ -491,3 +498,41 @@ fn starts_word(text: &[u16], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// A matched line as [`Matches::ranked`] orders it: the greater comes first.
+struct RankedLine {
+    value: f64,
+    tier: usize,
+    k: usize,
+}
+
+impl Ord for RankedLine {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.total_cmp(&other.value).then(other.tier.cmp(&self.tier)).then(other.k.cmp(&self.k))
+    }
+}
+
+impl PartialOrd for RankedLine {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for RankedLine {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for RankedLine {}
+
+/// The matched lines in rank order, taken one at a time (see [`Matches::ranked`]).
+pub(crate) struct Ranked(BinaryHeap<RankedLine>);
+
+impl Iterator for Ranked {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop().map(|r| r.k)
+    }
+}

@@ -67,7 +67,7 @@ fn matches(text: &str, task_text: &str) -> (Vec<u16>, Found) {
     let blocks = [Block::Text(&units)];
     let index = LineIndex::new(&blocks).unwrap();
     let found = Matches::find(&index, &task(task_text))
-        .map(|m| ((0..index.line_count()).map(|k| m.score(k)).collect(), m.ranked(|_| 0, |_, score| score)));
+        .map(|m| ((0..index.line_count()).map(|k| m.score(k)).collect(), m.ranked(|_| 0, |_, score| score).collect()));
     (units, found)
 }
 
