@@ -175,8 +175,10 @@ impl LogPlan<'_, '_, '_> {
                 self.keep.add(k, cap, Reason::Summary);
             }
         }
-        // The task's lines, up to their share, before the first finding of each rule.
-        self.keep_task_lines(failure_limit);
+        // The task's findings (its lines that are findings or in one's
+        // block), up to the task's share, before the first finding of each
+        // rule; its other lines after the distinct failures, in what is left of it.
+        let task_used = self.keep_task_lines(failure_limit, true, self.share(TASK_SHARE));
         // The first finding of each rule, the rarest first, with the lines
         // that say where it is; at most half of what is left for failures,
         // so a text of findings that each differ does not starve the rest.
@@ -225,6 +227,8 @@ impl LogPlan<'_, '_, '_> {
             }
         }
 
+        let task_left = self.share(TASK_SHARE).saturating_sub(task_used);
+        self.keep_task_lines(failure_limit, false, task_left);
         // A runner's JSON report printed with its output (`jest --json`):
         // its keys that say what failed, with their values and names.
         for t in 0..self.index.texts.len() {
@@ -339,15 +343,19 @@ impl LogPlan<'_, '_, '_> {
     }
 
     /// The lines holding the task's words (see [`task_plan`](super::task_plan)),
-    /// up to [`TASK_SHARE`] of the budget, each with what places it and
-    /// the block under it (a strong failure line kept as a failure);
-    /// within `failure_limit`, which it leaves as the limit.
-    fn keep_task_lines(&mut self, failure_limit: usize) {
-        let Some(matches) = self.matches else { return };
-        let limit = self.keep.cost() + self.share(TASK_SHARE);
+    /// up to `share` of the budget, each with what places it and the block
+    /// under it (a strong failure line kept as a failure): those that are
+    /// findings (a failure, a diagnostic, a findings list's file header, a
+    /// line of a finding's block) where `findings`, else the others;
+    /// within `failure_limit`, which it leaves as the limit. Returns what
+    /// it added to the cost.
+    fn keep_task_lines(&mut self, failure_limit: usize, findings: bool, share: usize) -> usize {
+        let Some(matches) = self.matches else { return 0 };
+        let before = self.keep.cost();
+        let limit = self.keep.cost() + share;
         self.keep.set_limit(limit.min(failure_limit));
         let (index, signals, kinds, cap) = (self.index, self.signals, self.kinds, self.cap);
-        self.task_steps = keep_task_lines(
+        self.task_steps += keep_task_lines(
             &mut self.keep,
             index,
             matches,
@@ -356,6 +364,12 @@ impl LogPlan<'_, '_, '_> {
             |_| 0,
             |keep, k| {
                 let s = signals.get(k);
+                let own = s.failure == Failure::Strong || s.diagnostic() || s.file_header();
+                let owner = if own { None } else { owning_failure(index, signals, k) };
+                let finding = own || owner.is_some();
+                if finding != findings {
+                    return false;
+                }
                 if s.failure == Failure::Strong {
                     return keep.add(k, cap, Reason::Failure);
                 }
@@ -365,7 +379,7 @@ impl LogPlan<'_, '_, '_> {
                 // A line of a finding's block (a rustc diagnostic's note, a
                 // source line it quotes) answers the task with the finding:
                 // the failure line that opens the block, and where it is.
-                if let Some(j) = owning_failure(index, signals, k) {
+                if let Some(j) = owner {
                     keep.add(j, cap, Reason::Failure);
                     if signals.get(j).located_below() && j + 1 < k {
                         keep.add(j + 1, cap, Reason::Cause);
@@ -375,6 +389,7 @@ impl LogPlan<'_, '_, '_> {
             },
         );
         self.keep.set_limit(failure_limit);
+        self.keep.cost().saturating_sub(before)
     }
 
     /// Phase 3: the start, up to its share.
