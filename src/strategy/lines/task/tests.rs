@@ -1,5 +1,7 @@
+use super::matches::CHUNK;
 use super::*;
 use crate::content::Block;
+use crate::strategy::lines::index::LineIndex;
 use crate::text::utf16;
 
 fn task(text: &str) -> Task {

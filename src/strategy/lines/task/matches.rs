@@ -1,0 +1,283 @@
+//! Where a task's terms are in one output ([`Matches`]): one search for
+//! every term and its short forms, each term weighed by its rarity there,
+//! and the matched lines ranked by score (see the parent module).
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use aho_corasick::{AhoCorasickBuilder, MatchKind};
+
+use super::super::index::LineIndex;
+use super::{STOP_WORDS, Task};
+
+/// A term on one line in this many or more weighs nothing.
+const COMMON: f64 = 2.0;
+/// What a term written as code (`parse_date`, `src/router.ts`, `TS2552`)
+/// weighs beside a word of prose as rare.
+const LITERAL: f64 = 2.0;
+/// Shortest short form of a prose word searched for (see [`patterns`]).
+const SHORT_FORM_MIN: usize = 4;
+/// Longest short form of a prose word searched for.
+const SHORT_FORM_MAX: usize = 6;
+/// Most indentation before a term that opens its line.
+const LEAD: usize = 16;
+/// Lines a word opens, at least, to be read as the output's shape.
+const SHAPE_LINES: usize = 8;
+/// Units narrowed and searched at a time.
+pub(super) const CHUNK: usize = 1 << 16;
+
+/// Where a task's terms are in one output: a bit per term for each line,
+/// and each term's weight.
+pub(crate) struct Matches {
+    /// Bit `i` of line `k`: term `i` is on line `k`.
+    masks: Vec<u32>,
+    /// Each term's weight in this output.
+    weights: Vec<f64>,
+    /// The lines holding a term of non-zero weight, ascending.
+    lines: Vec<u32>,
+    /// Matches read: the work, counted.
+    pub(crate) steps: usize,
+}
+
+impl Matches {
+    /// The task's terms in `index`'s texts; `None` when the task is empty
+    /// or no term of any weight is found.
+    pub(crate) fn find(index: &LineIndex<'_>, task: &Task) -> Option<Matches> {
+        if task.is_empty() {
+            return None;
+        }
+        let pats = patterns(task);
+        let build = |live: &[usize]| {
+            AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(live.iter().map(|&p| &pats[p].0))
+        };
+        // The patterns searched for (pattern `p` is `pats[live[p]]`).
+        let mut ids: Vec<usize> = (0..pats.len()).collect();
+        let mut searcher = build(&ids).ok()?;
+        // Terms on most lines of the first chunk: the output's own words, no longer searched.
+        let mut dropped = 0u32;
+        let longest = pats.iter().map(|p| p.0.len()).max().unwrap_or(1);
+        let n = index.line_count();
+        let mut masks = vec![0u32; n];
+        let mut lines_with = vec![0usize; task.terms.len()];
+        // Lines a term opens (after their indentation).
+        let mut leading = vec![0usize; task.terms.len()];
+        let mut steps = 0;
+        let mut narrowed = Vec::with_capacity(CHUNK + longest);
+        for (t, (_, text)) in index.texts.iter().enumerate() {
+            let lines = index.lines_of(t);
+            let base = index.bounds[t].start;
+            let mut from = 0;
+            // The line of the last match: matches come in order, so each is
+            // found by a step forward, not a search.
+            let mut line = 0;
+            while from < text.len() {
+                let to = (from + CHUNK).min(text.len());
+                // Reads past the chunk by a term's length, for the matches that start in it.
+                let read = &text[from..(to + longest - 1).min(text.len())];
+                narrowed.clear();
+                narrowed.extend(read.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }));
+                for m in searcher.find_iter(&narrowed[..]) {
+                    steps += 1;
+                    let at = from + m.start();
+                    if at >= to || !starts_word(text, at) {
+                        continue;
+                    }
+                    if at < lines.starts[line] as usize {
+                        line = lines.line_at(at);
+                    }
+                    while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
+                        line += 1;
+                    }
+                    let (_, term, short) = pats[ids[m.pattern().as_usize()]];
+                    // A short form stands for its word only where a word ends with it.
+                    if short && !ends_word(text, at + m.len()) {
+                        continue;
+                    }
+                    let k = base + line;
+                    // The term, and the parts it holds (the longest match hides them).
+                    let mut new = (1u32 << term | task.implies[term]) & !masks[k];
+                    masks[k] |= new;
+                    let start = lines.starts[line] as usize;
+                    let opens = at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09);
+                    while new != 0 {
+                        let t = new.trailing_zeros() as usize;
+                        lines_with[t] += 1;
+                        leading[t] += usize::from(opens && t == term);
+                        new &= new - 1;
+                    }
+                }
+                if from == 0 && t == 0 && to < text.len() {
+                    let seen = lines.line_at(to - 1) + 1;
+                    for (i, &c) in lines_with.iter().enumerate() {
+                        if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 {
+                            dropped |= 1 << i;
+                        }
+                    }
+                    if dropped != 0 {
+                        ids.retain(|&p| dropped & 1 << pats[p].1 == 0);
+                        if ids.is_empty() {
+                            break;
+                        }
+                        searcher = build(&ids).ok()?;
+                    }
+                }
+                from = to;
+            }
+        }
+        let weights: Vec<f64> = (0..task.terms.len())
+            .map(|t| {
+                if dropped & 1 << t != 0 {
+                    return 0.0;
+                }
+                let c = lines_with[t];
+                // A word that opens the lines it is on names their shape
+                // (`commit`, `Date`, `error`), not what was asked for.
+                let shape =
+                    c >= SHAPE_LINES && leading[t] * 5 >= c * 4 && task.terms[t].iter().all(u8::is_ascii_alphabetic);
+                let boost = if task.literal[t] { LITERAL } else { 1.0 };
+                if c == 0 || shape { 0.0 } else { ((n as f64 / c as f64) / COMMON).ln().max(0.0) * boost }
+            })
+            .collect();
+        let weighty: u32 = weights.iter().enumerate().filter(|&(_, &w)| w > 0.0).fold(0, |m, (i, _)| m | 1 << i);
+        let lines: Vec<u32> = (0..n).filter(|&k| masks[k] & weighty != 0).map(|k| k as u32).collect();
+        (!lines.is_empty()).then_some(Matches { masks, weights, lines, steps })
+    }
+
+    /// Line `k`'s score: the weights of the terms on it.
+    pub(crate) fn score(&self, k: usize) -> f64 {
+        let mut mask = self.masks[k];
+        let mut score = 0.0;
+        while mask != 0 {
+            score += self.weights[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        score
+    }
+
+    /// The terms of weight on line `k` (bit `i`: term `i`).
+    pub(crate) fn terms_on(&self, k: usize) -> u32 {
+        let mask = self.masks[k];
+        (0..self.weights.len()).filter(|&i| mask & 1 << i != 0 && self.weights[i] > 0.0).fold(0, |m, i| m | 1 << i)
+    }
+
+    /// Reorders `lines` so that those holding a term of weight come first,
+    /// the highest score first (the earlier first among equal scores), the
+    /// others after them in the order they had.
+    pub(crate) fn lead_with_matched(&self, lines: &mut Vec<u32>) {
+        let (mut matched, rest): (Vec<u32>, Vec<u32>) =
+            lines.iter().partition(|&&k| self.lines.binary_search(&k).is_ok());
+        matched.sort_by(|&a, &b| self.score(b as usize).total_cmp(&self.score(a as usize)));
+        *lines = matched.into_iter().chain(rest).collect();
+    }
+
+    /// The lines holding a term of weight, ascending.
+    pub(crate) fn lines(&self) -> impl Iterator<Item = usize> + '_ {
+        self.lines.iter().map(|&k| k as usize)
+    }
+
+    /// The lines holding a term of weight, the highest value first (what
+    /// `value` makes of a line's score; the lower `tier` first among equal
+    /// values, a definition before its uses, then the earlier). Lazily: the
+    /// lines are heaped in `m` steps for `m` lines and each one taken costs
+    /// `log m`, so a caller that stops after a few pays for those only.
+    pub(crate) fn ranked(&self, tier: impl Fn(usize) -> usize, value: impl Fn(usize, f64) -> f64) -> Ranked {
+        let heap: BinaryHeap<RankedLine> = self
+            .lines
+            .iter()
+            .map(|&k| RankedLine {
+                value: value(k as usize, self.score(k as usize)),
+                tier: tier(k as usize),
+                k: k as usize,
+            })
+            .collect();
+        Ranked(heap)
+    }
+}
+
+/// What [`Matches::find`] searches for, each with its term and whether it
+/// is a short form: every term, then the short forms of each word of prose
+/// (not written as code nor a part of a term that is, letters only) of
+/// [`SHORT_FORM_MIN`] + 2 letters or more, its first [`SHORT_FORM_MIN`] to [`SHORT_FORM_MAX`] letters but
+/// two (`Hira` for `hiragana`, `conf` and `config` for `configuration`,
+/// `auth` for `authentication`), where no stop word or other term is one.
+/// Code abbreviates the words a request writes out; a short form is found
+/// only as a whole word or `camelCase` part, and counts as its word.
+fn patterns(task: &Task) -> Vec<(Vec<u8>, usize, bool)> {
+    let mut pats: Vec<(Vec<u8>, usize, bool)> =
+        task.terms.iter().enumerate().map(|(i, t)| (t.clone(), i, false)).collect();
+    // The parts of a term written as code (`iterutil` of `boltons/iterutils.py`) are code too.
+    let parts = (0..task.terms.len()).filter(|&i| task.literal[i]).fold(0u32, |m, i| m | task.implies[i]);
+    for (i, t) in task.terms.iter().enumerate() {
+        let code = task.literal[i] || parts & 1 << i != 0;
+        if code || t.len() < SHORT_FORM_MIN + 2 || !t.iter().all(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        for len in SHORT_FORM_MIN..=(t.len() - 2).min(SHORT_FORM_MAX) {
+            let short = &t[..len];
+            let stop = STOP_WORDS.binary_search(&std::str::from_utf8(short).unwrap_or_default()).is_ok();
+            if !stop && !task.terms.iter().any(|u| u.as_slice() == short) {
+                pats.push((short.to_vec(), i, true));
+            }
+        }
+    }
+    pats
+}
+
+/// Whether a word ends at unit `at` of `text`: the end of the text, or a
+/// unit that is no lower-case letter or digit (an upper-case one starts a
+/// `camelCase` part).
+fn ends_word(text: &[u16], at: usize) -> bool {
+    text.get(at).is_none_or(|&u| !(u < 0x80 && ((u as u8).is_ascii_lowercase() || (u as u8).is_ascii_digit())))
+}
+
+/// Whether a term found at unit `at` of `text` starts a word there: the
+/// unit before is no letter or digit, or a lower-case letter before an
+/// upper-case one (`parse|Date`), or a letter before a digit (`TS|2552`).
+fn starts_word(text: &[u16], at: usize) -> bool {
+    let Some(&before) = at.checked_sub(1).and_then(|b| text.get(b)) else { return true };
+    let ascii = |u: u16| (u < 0x80).then_some(u as u8);
+    match (ascii(before), ascii(text[at])) {
+        (Some(b), Some(u)) if b.is_ascii_alphanumeric() => {
+            (b.is_ascii_lowercase() && u.is_ascii_uppercase()) || (b.is_ascii_alphabetic() && u.is_ascii_digit())
+        }
+        _ => true,
+    }
+}
+
+/// A matched line as [`Matches::ranked`] orders it: the greater comes first.
+struct RankedLine {
+    value: f64,
+    tier: usize,
+    k: usize,
+}
+
+impl Ord for RankedLine {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.total_cmp(&other.value).then(other.tier.cmp(&self.tier)).then(other.k.cmp(&self.k))
+    }
+}
+
+impl PartialOrd for RankedLine {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for RankedLine {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for RankedLine {}
+
+/// The matched lines in rank order, taken one at a time (see [`Matches::ranked`]).
+pub(crate) struct Ranked(BinaryHeap<RankedLine>);
+
+impl Iterator for Ranked {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop().map(|r| r.k)
+    }
+}
