@@ -145,8 +145,15 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     // Each command of a pipeline or list (`find . | sort`, `cd x && make`)
     // names its own program.
     command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).flat_map(|part| {
+        let mut parts = part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty());
+        // A program that prints the files it is given: the whole output is
+        // them, so their names tell no line of it from another.
+        let prints_files = parts.next().is_some_and(|p| {
+            let name = p.rsplit(|&u| u == u16::from(b'/')).next().unwrap_or(p);
+            FILE_PRINTERS.iter().any(|f| f.encode_utf16().eq(name.iter().copied()))
+        });
         part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
-            .filter(|w| !w.is_empty())
+            .filter(move |w| !w.is_empty() && !prints_files)
             .enumerate()
             // The program, a subcommand right after it (`git log`, `ruff
             // check`: a bare lower-case word), and the flags.
@@ -156,6 +163,9 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
             .flat_map(words)
     })
 }
+
+/// Programs whose output is the files they are given, as they are.
+const FILE_PRINTERS: &[&str] = &["bat", "cat", "head", "less", "more", "nl", "tac", "tail"];
 
 /// Words that set aside what follows them in their clause ("ignore the
 /// S101 ones", "apart from the missing-annotation noise").
@@ -193,19 +203,41 @@ fn words(text: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     let is_word = |u: u16| {
         u < 0x80 && (u as u8).is_ascii_alphanumeric() || [b'_', b'-', b'.', b'/', b':'].map(u16::from).contains(&u)
     };
-    text.split(move |&u| !is_word(u)).filter_map(|w| {
+    let mut at = 0;
+    text.split(move |&u| !is_word(u)).filter_map(move |w| {
+        // The unit after the word: a call's `(` tells a method from an extension.
+        let next = text.get(at + w.len()).copied();
+        at += w.len() + 1;
         let w: Vec<u8> = w.iter().map(|&u| u as u8).collect();
         let trim = |b: &u8| matches!(b, b'-' | b'.' | b'/' | b':');
         let start = w.iter().position(|b| !trim(b))?;
         let end = w.iter().rposition(|b| !trim(b))? + 1;
+        // A file's extension (`.so`, `.pyi`), not a method called
+        // (`.shift(`), keeps its dot: it is the term.
+        let dotted = start > 0 && end == w.len() && next != Some(u16::from(b'('));
+        let start = if dotted && is_extension(&w[start - 1..end]) { start - 1 } else { start };
         Some(w[start..end].to_vec())
     })
+}
+
+/// Longest file extension read as one (`.proto`), its dot aside.
+const EXTENSION_MAX: usize = 5;
+
+/// Whether `word` is a file's extension written alone: a dot, then one to
+/// [`EXTENSION_MAX`] letters or digits, a letter first (`.so`, `.d`, not `.5`).
+pub(super) fn is_extension(word: &[u8]) -> bool {
+    matches!(word, [b'.', first, rest @ ..] if first.is_ascii_alphabetic()
+        && rest.len() < EXTENSION_MAX
+        && rest.iter().all(u8::is_ascii_alphanumeric))
 }
 
 /// The terms of one word: its parts (split at `_ - . / :` and where a
 /// lower-case letter meets an upper-case one), each stemmed, and the whole
 /// word when it has more than one part (`true` beside it).
 fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
+    if is_extension(word) {
+        return vec![(word.to_ascii_lowercase(), true)];
+    }
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut part: Vec<u8> = Vec::new();
     for (i, &b) in word.iter().enumerate() {

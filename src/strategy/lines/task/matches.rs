@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 
 use super::super::index::LineIndex;
-use super::{STOP_WORDS, Task};
+use super::{STOP_WORDS, Task, is_extension};
 
 /// A term on one line in this many or more weighs nothing.
 const COMMON: f64 = 2.0;
@@ -79,7 +79,11 @@ impl Matches {
                 for m in searcher.find_iter(&narrowed[..]) {
                     steps += 1;
                     let at = from + m.start();
-                    if at >= to || !starts_word(text, at) {
+                    let (pattern, term, short) = &pats[ids[m.pattern().as_usize()]];
+                    let (term, short) = (*term, *short);
+                    // A file's extension ends a name, wherever it starts.
+                    let extension = is_extension(pattern);
+                    if at >= to || !(if extension { ends_word(text, at + m.len()) } else { starts_word(text, at) }) {
                         continue;
                     }
                     if at < lines.starts[line] as usize {
@@ -88,7 +92,6 @@ impl Matches {
                     while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
                         line += 1;
                     }
-                    let (_, term, short) = pats[ids[m.pattern().as_usize()]];
                     // A short form stands for its word only where a word ends with it.
                     if short && !ends_word(text, at + m.len()) {
                         continue;

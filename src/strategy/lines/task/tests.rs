@@ -203,6 +203,11 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     // Each command of a pipeline or list names its own program.
     assert_eq!(asked("find node_modules | sort"), ["node_modules", "node", "module"]);
     assert_eq!(asked("cd crates/pkg && cargo test -p parser; git status"), ["crates/pkg", "crate", "pkg", "parser"]);
+    // A program that prints the files it is given: their names are on no
+    // line of the output in particular (`init` of `__init__.py` is no term).
+    assert!(asked("cat tabulate/__init__.py").is_empty());
+    assert!(asked("/usr/bin/head -n 400 src/lib.rs").is_empty());
+    assert_eq!(asked("cat src/lib.rs | grep parse_date"), ["parse_date", "parse", "date"]);
 }
 
 #[test]
@@ -262,4 +267,27 @@ fn a_long_prose_word_is_found_by_its_short_forms_as_whole_words() {
         let (_, found) = matches(&text, code);
         assert!(found.is_none_or(|(scores, _)| scores[42] == 0.0), "{code}");
     }
+}
+
+#[test]
+fn a_files_extension_is_a_term_where_it_ends_a_name_and_a_method_called_is_not() {
+    // `.so` alone is an extension (too short as a word, it was no term at
+    // all); `.shift(` is a method called, read as the word `shift`.
+    assert_eq!(
+        terms("list every .so, the .pyi stubs and arrow.utcnow().shift(days)"),
+        [".so", ".pyi", "stub", "arrow.utcnow", "arrow", "utcnow", "shift", "day"]
+    );
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("-rw-r--r-- 1 root root {i} mod{i}.py\n"));
+    }
+    text.push_str("-rwxr-xr-x 1 root root 600104 _image.cpython-311-x86_64-linux-gnu.so\n"); // 40
+    text.push_str("lrwxrwxrwx 1 root root 15 libz.so.1 -> libz.so.1.3\n"); // 41
+    text.push_str("-rw-r--r-- 1 root root 812 resort.sort\n"); // 42: `.so` starts `.sort`
+    text.push_str("-rw-r--r-- 1 root root 90 also_this.txt\n"); // 43
+    let (_, found) = matches(&text, "which .so files are heavy");
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[40] > 0.0 && scores[41] > 0.0);
+    assert_eq!((scores[42], scores[43]), (0.0, 0.0));
+    assert_eq!(ranked, [40, 41]);
 }
