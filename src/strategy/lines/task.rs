@@ -220,6 +220,23 @@ fn words(text: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     })
 }
 
+/// Two-letter English words, which a capital at a sentence's start does not
+/// make a name, and the names of a change's way in (`CI`, `PR`), which say
+/// how, not what.
+const TWO_LETTER_WORDS: &[&str] = &[
+    "am", "an", "as", "at", "be", "by", "ci", "do", "go", "he", "hi", "if", "in", "is", "it", "me", "my", "no", "of",
+    "oh", "ok", "on", "or", "pr", "so", "to", "up", "us", "we",
+];
+
+/// Whether `word` is a two-letter name written with a capital (`Qt`, `Tk`,
+/// `IO`, `PM`), which is a term though shorter than [`MIN_TERM`].
+fn is_acronym(word: &[u8]) -> bool {
+    word.len() == 2
+        && word.iter().all(u8::is_ascii_alphabetic)
+        && word[0].is_ascii_uppercase()
+        && !TWO_LETTER_WORDS.contains(&std::str::from_utf8(&word.to_ascii_lowercase()).unwrap_or_default())
+}
+
 /// Longest file extension read as one (`.proto`), its dot aside.
 const EXTENSION_MAX: usize = 5;
 
@@ -237,6 +254,9 @@ pub(super) fn is_extension(word: &[u8]) -> bool {
 fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
     if is_extension(word) {
         return vec![(word.to_ascii_lowercase(), true)];
+    }
+    if is_acronym(word) {
+        return vec![(word.to_ascii_lowercase(), false)];
     }
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut part: Vec<u8> = Vec::new();

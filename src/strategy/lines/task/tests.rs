@@ -291,3 +291,24 @@ fn a_files_extension_is_a_term_where_it_ends_a_name_and_a_method_called_is_not()
     assert_eq!((scores[42], scores[43]), (0.0, 0.0));
     assert_eq!(ranked, [40, 41]);
 }
+
+#[test]
+fn a_two_letter_name_written_with_a_capital_is_a_term() {
+    // `Qt`, `Tk` and `IO` are names; `In`, `If`, `CI` and `AM` are words.
+    assert_eq!(
+        terms("Which Qt backends, if any, and no Tk? In CI we time IO at 9 AM"),
+        ["qt", "backend", "tk", "time", "io"]
+    );
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("-rw-r--r-- 1 root root {i} backend_agg{i}.py\n"));
+    }
+    text.push_str("-rw-r--r-- 1 root root 46470 backend_qt.py\n"); // 40
+    text.push_str("-rw-r--r-- 1 root root 3413 backend_qtagg.py\n"); // 41
+    text.push_str("-rw-r--r-- 1 root root 5381 qt_compat.py\n"); // 42
+    text.push_str("-rw-r--r-- 1 root root 90 quantity.py\n"); // 43
+    let (_, found) = matches(&text, "the Qt backend modules");
+    let (scores, _) = found.unwrap();
+    assert!(scores[40] > 0.0 && scores[41] > 0.0 && scores[42] > 0.0);
+    assert_eq!(scores[43], 0.0);
+}
