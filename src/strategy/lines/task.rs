@@ -57,6 +57,10 @@ pub struct Task {
     /// The terms each term holds (bit `j`: term `j` is a part of it): found
     /// where it is, they are there too.
     implies: Vec<u32>,
+    /// The terms that are a range of line numbers (`1650-1720`), each with
+    /// its first and last line: found too where a finding's or a hit's
+    /// place is in it (`fields.py:1682:`).
+    ranges: Vec<(usize, u32, u32)>,
 }
 
 impl Task {
@@ -88,8 +92,24 @@ impl Task {
     fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
         let (mut terms, mut literal, mut implies): (Vec<Vec<u8>>, Vec<bool>, Vec<u32>) =
             (Vec::new(), Vec::new(), Vec::new());
+        let mut ranges = Vec::new();
         for text in texts {
             for word in text {
+                if let Some((first, last)) = line_range(&word)
+                    && let Some(at) = terms.iter().position(|t| *t == word).or_else(|| {
+                        (terms.len() < MAX_TERMS).then(|| {
+                            terms.push(word.clone());
+                            literal.push(true);
+                            implies.push(0);
+                            terms.len() - 1
+                        })
+                    })
+                {
+                    if !ranges.iter().any(|&(t, _, _)| t == at) {
+                        ranges.push((at, first, last));
+                    }
+                    continue;
+                }
                 // The word's whole term, if it has one, holds its parts.
                 let mut whole_at = None;
                 for (term, whole) in terms_of(&word) {
@@ -123,7 +143,7 @@ impl Task {
                 }
             }
         }
-        Task { terms, literal, implies }
+        Task { terms, literal, implies, ranges }
     }
 
     /// Whether there is nothing to look for.
@@ -145,15 +165,8 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     // Each command of a pipeline or list (`find . | sort`, `cd x && make`)
     // names its own program.
     command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).flat_map(|part| {
-        let mut parts = part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty());
-        // A program that prints the files it is given: the whole output is
-        // them, so their names tell no line of it from another.
-        let prints_files = parts.next().is_some_and(|p| {
-            let name = p.rsplit(|&u| u == u16::from(b'/')).next().unwrap_or(p);
-            FILE_PRINTERS.iter().any(|f| f.encode_utf16().eq(name.iter().copied()))
-        });
         part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
-            .filter(move |w| !w.is_empty() && !prints_files)
+            .filter(|w| !w.is_empty())
             .enumerate()
             // The program, a subcommand right after it (`git log`, `ruff
             // check`: a bare lower-case word), and the flags.
@@ -163,9 +176,6 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
             .flat_map(words)
     })
 }
-
-/// Programs whose output is the files they are given, as they are.
-const FILE_PRINTERS: &[&str] = &["bat", "cat", "head", "less", "more", "nl", "tac", "tail"];
 
 /// Words that set aside what follows them in their clause ("ignore the
 /// S101 ones", "apart from the missing-annotation noise").
@@ -235,6 +245,23 @@ fn is_acronym(word: &[u8]) -> bool {
         && word.iter().all(u8::is_ascii_alphabetic)
         && word[0].is_ascii_uppercase()
         && !TWO_LETTER_WORDS.contains(&std::str::from_utf8(&word.to_ascii_lowercase()).unwrap_or_default())
+}
+
+/// Most lines a range of line numbers spans (`1650-1720`), so a span of
+/// years or a version (`2019-2023` is one, `1-99999` is not) stays small.
+const RANGE_MAX: u32 = 5000;
+
+/// The first and last line of `word` read as a range of line numbers: two
+/// numbers joined by `-`, the first from 1 and smaller, at most
+/// [`RANGE_MAX`] apart.
+fn line_range(word: &[u8]) -> Option<(u32, u32)> {
+    let dash = word.iter().position(|&b| b == b'-')?;
+    let number = |part: &[u8]| -> Option<u32> {
+        (!part.is_empty() && part.len() <= 9 && part.iter().all(u8::is_ascii_digit))
+            .then(|| part.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0')))
+    };
+    let (first, last) = (number(&word[..dash])?, number(&word[dash + 1..])?);
+    (first >= 1 && first < last && last - first <= RANGE_MAX).then_some((first, last))
 }
 
 /// Longest file extension read as one (`.proto`), its dot aside.

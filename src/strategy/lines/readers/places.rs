@@ -40,6 +40,18 @@ pub fn leading_file(line: &[u16]) -> Option<&[u16]> {
     (end > 0 && place_follows).then(|| &body[..end])
 }
 
+/// The line number of the place `line` (UTF-16) opens with, as
+/// [`leading_file`] reads it: `12` of `path:12:3` or `path(12,3)`. `None`
+/// when it opens with none (or the number is past `u32`).
+pub fn leading_line(line: &[u16]) -> Option<u32> {
+    let file = leading_file(line)?;
+    let body = opening(line)?;
+    body[file.len() + 1..]
+        .iter()
+        .take_while(|&&d| is_digit(d))
+        .try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - u16::from(b'0'))))
+}
+
 /// The first [`REACH`] units of `line` past its indentation, where a
 /// place would be; `None` for a blank line.
 fn opening(line: &[u16]) -> Option<&[u16]> {

@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 
 use super::super::index::LineIndex;
+use super::super::readers::places::leading_line;
 use super::{STOP_WORDS, Task, is_extension};
 
 /// A term on one line in this many or more weighs nothing.
@@ -125,6 +126,19 @@ impl Matches {
                     }
                 }
                 from = to;
+            }
+        }
+        // A range of line numbers is where a finding's or a hit's place is in it.
+        if !task.ranges.is_empty() {
+            for (k, mask) in masks.iter_mut().enumerate() {
+                steps += 1;
+                let Some(at) = leading_line(index.line(k)) else { continue };
+                for &(term, first, last) in &task.ranges {
+                    if (first..=last).contains(&at) && *mask & 1 << term == 0 {
+                        *mask |= 1 << term;
+                        lines_with[term] += 1;
+                    }
+                }
             }
         }
         let weights: Vec<f64> = (0..task.terms.len())

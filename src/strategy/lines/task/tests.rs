@@ -203,11 +203,6 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     // Each command of a pipeline or list names its own program.
     assert_eq!(asked("find node_modules | sort"), ["node_modules", "node", "module"]);
     assert_eq!(asked("cd crates/pkg && cargo test -p parser; git status"), ["crates/pkg", "crate", "pkg", "parser"]);
-    // A program that prints the files it is given: their names are on no
-    // line of the output in particular (`init` of `__init__.py` is no term).
-    assert!(asked("cat tabulate/__init__.py").is_empty());
-    assert!(asked("/usr/bin/head -n 400 src/lib.rs").is_empty());
-    assert_eq!(asked("cat src/lib.rs | grep parse_date"), ["parse_date", "parse", "date"]);
 }
 
 #[test]
@@ -311,4 +306,27 @@ fn a_two_letter_name_written_with_a_capital_is_a_term() {
     let (scores, _) = found.unwrap();
     assert!(scores[40] > 0.0 && scores[41] > 0.0 && scores[42] > 0.0);
     assert_eq!(scores[43], 0.0);
+}
+
+#[test]
+fn a_range_of_line_numbers_finds_the_places_in_it() {
+    // Years and versions are no ranges of lines worth reading as one:
+    // `2.0-3.1` is not two numbers, `1-99999` spans too many lines.
+    assert_eq!(terms("fields.py around lines 1650-1720"), ["fields.py", "field", "around", "1650-1720"]);
+    assert_eq!(terms("from 2.0-3.1 and 1-99999"), ["2.0-3.1", "1-99999", "99999"]);
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("src/fields.py:{}: error: Function is missing a type annotation\n", 100 + i * 40));
+    }
+    text.push_str("src/fields.py:1656: error: Too many arguments for \"Mapping\"\n"); // 60
+    text.push_str("src/fields.py(1720,4): error TS2345: Argument of type\n"); // 61: a type checker's place
+    text.push_str("src/fields.py:1721: error: Statement is unreachable\n"); // 62: past the range
+    text.push_str("see 1650 in the docs\n"); // 63: a number, not a place
+    let (_, found) = matches(&text, "what does mypy report in fields.py lines 1650-1720?");
+    let (scores, ranked) = found.unwrap();
+    // 1660 and 1700 of the flood are in it too (lines 39 and 40).
+    let within: Vec<usize> = ranked.iter().copied().filter(|&k| scores[k] > scores[0]).collect();
+    assert_eq!(within, [39, 40, 60, 61]);
+    assert_eq!(scores[62], scores[0]);
+    assert_eq!(scores[63], 0.0);
 }
