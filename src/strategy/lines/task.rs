@@ -183,24 +183,28 @@ const SET_ASIDE: &[&str] =
     &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "skip", "skipping"];
 
 /// The words of a request: [`words`] of each clause (ended by `,` `;` `!`
-/// `?`, a new line, or a `.` before white space), without those after a
-/// word that sets them aside ([`SET_ASIDE`]).
+/// `?`, a new line, or a `.` before white space), without a clause that
+/// opens a sentence with a word that sets it aside ([`SET_ASIDE`]: "Ignore
+/// the S101 ones."); such a word elsewhere is what was asked about ("a
+/// switch to ignore those errors", "the blind `except Exception`").
 fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut from = 0;
+    // Whether the clause from `from` opens a sentence.
+    let mut opens = true;
     for at in 0..=text.len() {
-        let ends = at == text.len()
-            || matches!(text[at], 0x2C | 0x3B | 0x21 | 0x3F | 0x0A)
-            || (text[at] == 0x2E && text.get(at + 1).is_none_or(|&u| u == 0x20 || u == 0x0A || u == 0x09));
-        if ends {
-            for word in words(&text[from..at]) {
-                let lower = word.to_ascii_lowercase();
-                if SET_ASIDE.iter().any(|w| w.as_bytes() == lower.as_slice()) {
-                    break;
-                }
-                out.push(word);
+        let stop = at < text.len()
+            && (matches!(text[at], 0x21 | 0x3F | 0x0A)
+                || (text[at] == 0x2E && text.get(at + 1).is_none_or(|&u| u == 0x20 || u == 0x0A || u == 0x09)));
+        if at == text.len() || stop || matches!(text[at], 0x2C | 0x3B) {
+            let mut clause = words(&text[from..at]).peekable();
+            let set_aside = opens
+                && clause.peek().is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w.to_ascii_lowercase()));
+            if !set_aside {
+                out.extend(clause);
             }
             from = at + 1;
+            opens = stop;
         }
     }
     out

@@ -190,6 +190,13 @@ fn words_a_request_sets_aside_are_no_terms() {
     );
     // The `.` of `models.py` ends no clause; the `,` does.
     assert_eq!(terms("except in models.py, parse_date fails"), ["parse_date", "parse", "date", "fail"]);
+    // Only a sentence's first word sets its clause aside: elsewhere it is
+    // what was asked about.
+    assert_eq!(
+        terms("Does remap blow up, skip that item or keep it, and is there a switch to ignore those errors?"),
+        ["remap", "blow", "skip", "item", "keep", "switch", "ignore", "error"]
+    );
+    assert_eq!(terms("Flag each file. Skip the vendored ones"), ["flag"]);
 }
 
 #[test]
