@@ -19,8 +19,12 @@ use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
 use crate::signals::view;
 
-/// Share of the budget a listing's or JSON's last lines take before its tiers.
+/// Share of the budget a listing's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
+
+/// Share of the budget a JSON document's last lines take before its tiers:
+/// its closing keys, under the braces that close it, are more lines.
+const JSON_END_SHARE: f64 = 0.15;
 
 /// Most of the budget left after the ends a JSON document's keys that
 /// report a failure take, with their values (see [`json_reports`]), before
@@ -105,8 +109,13 @@ pub(crate) fn plan_outline<'a>(
     // A listing's or a JSON document's last lines, up to a share of the
     // budget: what a blind tail shows (a sorted listing's last paths, a
     // package's closing keys) may be what was looked for.
-    if kinds.iter().any(|k| matches!(k, Kind::Listing | Kind::Json)) {
-        let end_target = keep.cost() + (keep.room() as f64 * LISTING_END_SHARE) as usize;
+    let end_share = if kinds.contains(&Kind::Json) && matches.is_none() {
+        Some(JSON_END_SHARE)
+    } else {
+        kinds.iter().any(|k| matches!(k, Kind::Listing | Kind::Json)).then_some(LISTING_END_SHARE)
+    };
+    if let Some(share) = end_share {
+        let end_target = keep.cost() + (keep.room() as f64 * share) as usize;
         keep.add_back_from(n, end_target, cap, Reason::End);
     }
     let mut steps = 0;

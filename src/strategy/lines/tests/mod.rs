@@ -402,3 +402,31 @@ fn a_listings_and_a_json_documents_last_lines_stay() {
         }
     }
 }
+
+#[test]
+fn a_json_documents_last_key_stays_under_the_lines_that_close_it() {
+    // A lock file whose last package closes with a deep map: its first key
+    // is a dozen lines from the end, deeper than the outline reaches, where
+    // a blind tail of the same size shows it.
+    let mut json = String::from("{\n  \"name\": \"app\",\n  \"packages\": {\n");
+    for p in 0..400 {
+        json.push_str(&format!(
+            "    \"node_modules/pkg-{p:03}\": {{\n      \"version\": \"1.{p}.0\",\n      \"resolved\": \"https://registry.npmjs.org/pkg-{p:03}/-/pkg-{p:03}-1.{p}.0.tgz\"\n    }},\n"
+        ));
+    }
+    json.push_str("    \"node_modules/zz-last\": {\n      \"version\": \"1.1.2\",\n      \"funding\": {\n");
+    json.push_str("        \"closing-key\": \"what a blind tail shows\",\n");
+    for i in 0..6 {
+        json.push_str(&format!(
+            "        \"field-{i}\": \"a value of the closing package, long enough to take a line {i}\",\n"
+        ));
+    }
+    json.push_str("        \"end\": true\n      }\n    }\n  }\n}\n");
+    let t = utf16(&json);
+    let blocks = [Block::Text(&t)];
+    assert_eq!(kinds(&blocks), [Kind::Json]);
+    for budget in [4096, 8192] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        assert!(o.contains("\"closing-key\""), "the closing key missing at {budget} from\n{o}");
+    }
+}
