@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { node22 } from '../scripts/node22.js'
 import { configKeys, zstdCompressFrame, zstdDecompress } from '../index.js'
 import * as trp from '../lib/index.js'
-import { Ours, Session, pruner } from './support/dsh.js'
+import { Ours, Session, Upstream, pruner } from './support/dsh.js'
 import { corpus, expand, markers } from './support/lines.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -107,7 +107,8 @@ describe('pruning a file or stdin', () => {
     const cases = [
       [['--threshold-chars', '1.5', example], /thresholdChars \(1\.5\) must be a positive integer/],
       [['--threshold-chars', 'many', example], /thresholdChars \(many\) must be a positive integer/],
-      [['--threshold-chars', '100', example], /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(100\)/],
+      [['--threshold-chars', '100', '--head-chars', '4096', example], /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(100\)/],
+      [['--threshold-chars', '39', example], /headChars \+ marker \+ tailChars \(5159\) must be at most thresholdChars \(39\)/],
       [['--strategy', 'middle', example], /strategy \(middle\) must be 'head-tail' or 'lines'/],
       [['--context-lines=-1', example], /contextLines \(-1\) must be a non-negative integer/],
       [['--keep-chars', '9000', example], /keepChars \(9000\) must be an integer from 39 to thresholdChars \(8192\)/],
@@ -125,6 +126,26 @@ describe('pruning a file or stdin', () => {
       assert.equal(r.stdout, '')
     }
   })
+})
+
+test('--threshold-chars alone, under the default head and tail, cuts to that size: upstream\'s cut with head and tail 4:1 within it', async () => {
+  const text = readFileSync(example, 'utf8')
+  for (const budget of [2048, 4096]) {
+    const room = budget - trp.PRUNE_MARKER.length
+    const head = Math.round((room * 4) / 5)
+    // Upstream's own pruner, given the head and tail in full.
+    const up = await pruner(Upstream, { thresholdChars: budget, headChars: head, tailChars: room - head })
+    const r = cli(['--threshold-chars', String(budget), example])
+    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.stdout, up.pruneContent([{ type: 'text', text }])[0].text)
+    assert.equal(Array.from(r.stdout).length, budget)
+    // Lines mode as the judges call it: within the budget, as the plugin would plan it with that head and tail.
+    const ours = await pruner(Ours, { strategy: 'lines', thresholdChars: budget, keepChars: budget, headChars: head, tailChars: room - head })
+    const lines = cli([example, '--strategy', 'lines', '--threshold-chars', String(budget), '--keep-chars', String(budget)])
+    assert.equal(lines.status, 0, lines.stderr)
+    assert.equal(lines.stdout, ours.pruneContent([{ type: 'text', text }])[0].text)
+    assert.ok(Array.from(lines.stdout).length <= budget)
+  }
 })
 
 test('--command names the kind of the input where the command is unambiguous, in --explain and in --json', () => {

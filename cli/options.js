@@ -2,7 +2,7 @@
 // (configKeys: each key's flag, placeholder and help), validated exactly as
 // the plugin validates its config (resolveConfig), so the messages are the same.
 import { configKeys } from '../index.js'
-import { resolveConfig } from '../lib/config.js'
+import { DEFAULTS, PRUNE_MARKER, resolveConfig } from '../lib/config.js'
 import { CliError } from './errors.js'
 
 /** The keys the command line takes, each with its flag. */
@@ -27,6 +27,30 @@ function flagValue(key, text) {
   return text.trim() !== '' && !Number.isNaN(n) ? n : text
 }
 
+/**
+ * Head and tail in the defaults' ratio (4:1) within what `budget` code
+ * points leave beside the marker: upstream's cut at output size `budget`.
+ */
+export function headTailWithin(budget) {
+  const room = Math.max(0, budget - PRUNE_MARKER.length)
+  const headChars = Math.round((room * DEFAULTS.headChars) / (DEFAULTS.headChars + DEFAULTS.tailChars))
+  return { headChars, tailChars: room - headChars }
+}
+
+/**
+ * The command line's config, resolved: a threshold given without a head or
+ * a tail, too small for the default ones and the marker, takes both in
+ * their ratio within it (`--threshold-chars 2048` alone asks for output of
+ * that size); the plugin's config, which names every key it sets, does not.
+ */
+export function resolveCliConfig(config) {
+  const threshold = config.thresholdChars
+  const fits = DEFAULTS.headChars + PRUNE_MARKER.length + DEFAULTS.tailChars
+  const alone = config.headChars === undefined && config.tailChars === undefined
+  const small = Number.isSafeInteger(threshold) && threshold > PRUNE_MARKER.length && threshold < fits
+  return resolveConfig(alone && small ? { ...config, ...headTailWithin(threshold) } : config)
+}
+
 /** The resolved config from parsed flag values; a bad value is a CliError with the plugin's message. */
 export function configFromFlags(values) {
   const config = {}
@@ -34,7 +58,7 @@ export function configFromFlags(values) {
     if (values[flag] !== undefined) config[key] = flagValue(key, values[flag])
   }
   try {
-    return resolveConfig(config)
+    return resolveCliConfig(config)
   } catch (error) {
     throw new CliError(error.message)
   }

@@ -29,7 +29,8 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { NativePruner } from '../index.js'
-import { DEFAULTS, PRUNE_MARKER, resolveConfig } from '../lib/config.js'
+import { PRUNE_MARKER, resolveConfig } from '../lib/config.js'
+import { headTailWithin, resolveCliConfig } from '../cli/options.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -72,9 +73,8 @@ const codePoints = (s) => {
 export function headTail(text, budget) {
   const points = Array.from(text)
   if (points.length <= budget) return text
-  const room = Math.max(0, budget - PRUNE_MARKER.length)
-  const head = Math.round((room * DEFAULTS.headChars) / (DEFAULTS.headChars + DEFAULTS.tailChars))
-  return points.slice(0, head).join('') + PRUNE_MARKER + points.slice(points.length - (room - head)).join('')
+  const { headChars, tailChars } = headTailWithin(budget)
+  return points.slice(0, headChars).join('') + PRUNE_MARKER + points.slice(points.length - tailChars).join('')
 }
 
 /** The last `budget` code points. */
@@ -85,9 +85,7 @@ export function tail(text, budget) {
 
 /** The config lines mode is scored with at output size `budget`. */
 export function linesConfig(budget) {
-  const room = budget - PRUNE_MARKER.length
-  const headChars = Math.round((room * DEFAULTS.headChars) / (DEFAULTS.headChars + DEFAULTS.tailChars))
-  return resolveConfig({ strategy: 'lines', thresholdChars: budget, headChars, tailChars: room - headChars, keepChars: budget })
+  return resolveCliConfig({ strategy: 'lines', thresholdChars: budget, keepChars: budget })
 }
 
 /** This package's lines mode at output size `budget`. */
