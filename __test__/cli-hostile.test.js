@@ -16,7 +16,7 @@ import { markers } from './support/lines.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const bin = join(here, '..', 'bin', 'tool-result-pruner.js')
-const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, maxBuffer: 64 * 2 ** 20 })
+const cli = (args, input, encoding = 'utf8') => spawnSync(process.execPath, [bin, ...args], { encoding, input, maxBuffer: 64 * 2 ** 20 })
 
 /** One line naming the problem, exit status 2, nothing on stdout. */
 function assertOneLine(r, message, what) {
@@ -208,14 +208,28 @@ describe('the error contract holds everywhere', () => {
     assertOneLine(cli(['session', file]), /no-version\.jsonl: the events do not replay as a dsh session: session header version must be 0/, 'header')
   })
 
-  test('invalid UTF-8 is a bad line with its number, in a log and in a tool output', () => {
+  test('invalid UTF-8 is a bad line with its number in a log; a tool output reads a lone surrogate as itself and other bad bytes as U+FFFD', () => {
     const bytes = Buffer.from(plainOf(logs.none))
     const at = bytes.indexOf('\n', bytes.indexOf('\n', bytes.indexOf('\n') + 1) + 1) + 5 // inside line 4
     const broken = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff, 0xfe]), bytes.subarray(at)])
     writeFileSync(join(work, 'bad-utf8.jsonl'), broken)
     assertOneLine(cli(['session', join(work, 'bad-utf8.jsonl')]), /bad-utf8\.jsonl:4: invalid UTF-8/, 'log')
-    writeFileSync(join(work, 'bad-utf8.log'), Buffer.concat([Buffer.from('ok\nfine\n'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]))
-    assertOneLine(cli([join(work, 'bad-utf8.log')]), /bad-utf8\.log:3: invalid UTF-8/, 'output')
+    // A tool output: a lone surrogate in its three bytes (as Python's
+    // surrogatepass writes it) comes back as those bytes, under the
+    // threshold and kept by a cut; a byte that is no UTF-8 reads as U+FFFD.
+    const lone = Buffer.from([0xed, 0xa0, 0x80])
+    const output = Buffer.concat([Buffer.from('ok\nfine\n'), Buffer.from([0xc3, 0x28]), Buffer.from(' and '), lone, Buffer.from(' end\n')])
+    writeFileSync(join(work, 'bad-utf8.log'), output)
+    const whole = cli([join(work, 'bad-utf8.log')], undefined, 'buffer')
+    assert.equal(whole.status, 0, String(whole.stderr))
+    assert.deepEqual(whole.stdout, Buffer.concat([Buffer.from('ok\nfine\n\ufffd( and '), lone, Buffer.from(' end\n')]))
+    const json = JSON.parse(cli(['--json', join(work, 'bad-utf8.log')]).stdout)
+    assert.equal(json.content, 'ok\nfine\n\ufffd( and \ud800 end\n', 'the surrogate is read as itself')
+    const long = Buffer.concat([Buffer.from('filler line\n'.repeat(2000)), Buffer.from('error: '), lone, Buffer.from(' failed\n')])
+    writeFileSync(join(work, 'lone-long.log'), long)
+    const cut = cli(['--strategy', 'lines', '--threshold-chars', '2048', '--keep-chars', '2048', join(work, 'lone-long.log')], undefined, 'buffer')
+    assert.equal(cut.status, 0, String(cut.stderr))
+    assert.ok(cut.stdout.includes(Buffer.concat([Buffer.from('error: '), lone, Buffer.from(' failed\n')])), 'the kept line keeps its surrogate bytes')
   })
 
   test('piping into a reader that stops early ends quietly', async () => {

@@ -90,3 +90,54 @@ export function decodeUtf8(bytes, name) {
     }
   }
 }
+
+/**
+ * A tool output's `bytes` as text, losing nothing a JS string can hold:
+ * UTF-8, where a lone surrogate written as its three bytes (`ED A0..BF
+ * 80..BF`, as Python's `surrogatepass` and WTF-8 write it; tool output
+ * holds them) reads as itself; any other byte that is not UTF-8 reads as
+ * U+FFFD, as a terminal shows it. One pass over the bytes.
+ */
+export function decodeOutput(bytes) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    const decoder = new TextDecoder('utf-8')
+    const parts = []
+    let start = 0
+    for (let at = bytes.indexOf(0xed); at !== -1; at = bytes.indexOf(0xed, at + 1)) {
+      const [second, third] = [bytes[at + 1], bytes[at + 2]]
+      if (second >= 0xa0 && second <= 0xbf && third >= 0x80 && third <= 0xbf) {
+        parts.push(decoder.decode(bytes.subarray(start, at)), String.fromCharCode(0xd000 | ((second & 0x3f) << 6) | (third & 0x3f)))
+        start = at + 3
+        at += 2
+      }
+    }
+    parts.push(decoder.decode(bytes.subarray(start)))
+    return parts.join('')
+  }
+}
+
+/**
+ * `text` as bytes the way {@link decodeOutput} reads them back: UTF-8, a
+ * lone surrogate as its three bytes (not U+FFFD, as a string written to a
+ * stream would have it).
+ */
+export function encodeOutput(text) {
+  if (text.isWellFormed()) return Buffer.from(text, 'utf8')
+  const parts = []
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i)
+    if (u < 0xd800 || u > 0xdfff) continue
+    const paired = u <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    if (paired) {
+      i++
+      continue
+    }
+    parts.push(Buffer.from(text.slice(start, i), 'utf8'), Buffer.from([0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)]))
+    start = i + 1
+  }
+  parts.push(Buffer.from(text.slice(start), 'utf8'))
+  return Buffer.concat(parts)
+}

@@ -1,12 +1,12 @@
 // `tool-result-pruner [FILE|-]`: one tool output pruned as the service
 // would prune it; the text the model would see on stdout.
 import { kindOfCommand, NativePruner } from '../index.js'
-import { decodeUtf8, nameOf, readInput } from './input.js'
+import { decodeOutput, encodeOutput, readInput } from './input.js'
 import { countMarkers } from './markers.js'
 
-/** The text of FILE, or of stdin for `-`, decoded as UTF-8. */
+/** The text of FILE, or of stdin for `-` (see {@link decodeOutput}). */
 function readText(file) {
-  return decodeUtf8(readInput(file), nameOf(file))
+  return decodeOutput(readInput(file))
 }
 
 /**
@@ -49,7 +49,7 @@ export function pruneText(file, config, { stats = false, json = false, explain =
   if (json) {
     process.stdout.write(JSON.stringify(plan) + '\n')
   } else {
-    process.stdout.write(out)
+    process.stdout.write(encodeOutput(out))
   }
   if (stats) {
     const before = pruner.measureContent(blocks)
