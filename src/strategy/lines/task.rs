@@ -165,7 +165,8 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     // Each command of a pipeline or list (`find . | sort`, `cd x && make`)
     // names its own program.
     command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).flat_map(|part| {
-        part.split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
+        before_redirect(part)
+            .split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
             .filter(|w| !w.is_empty())
             .enumerate()
             // The program, a subcommand right after it (`git log`, `ruff
@@ -175,6 +176,22 @@ fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
             .filter(|w| w.first() != Some(&u16::from(b'-')))
             .flat_map(words)
     })
+}
+
+/// A simple command without its redirections: up to its first `>` or `<`
+/// outside quotes (`> raw.log 2>&1` names where the output went, not what
+/// it holds).
+fn before_redirect(part: &[u16]) -> &[u16] {
+    let mut quote = None;
+    for (i, &u) in part.iter().enumerate() {
+        match (quote, u) {
+            (None, 0x22 | 0x27) => quote = Some(u),
+            (Some(q), _) if u == q => quote = None,
+            (None, 0x3C | 0x3E) => return &part[..i],
+            _ => {}
+        }
+    }
+    part
 }
 
 /// Words that set aside what follows them in their clause ("ignore the
@@ -188,6 +205,7 @@ const SET_ASIDE: &[&str] =
 /// the S101 ones."); such a word elsewhere is what was asked about ("a
 /// switch to ignore those errors", "the blind `except Exception`").
 fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
+    let text = &without_set_aside_asides(text);
     let mut out = Vec::new();
     let mut from = 0;
     // Whether the clause from `from` opens a sentence.
@@ -206,6 +224,23 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
             from = at + 1;
             opens = stop;
         }
+    }
+    out
+}
+
+/// `text` with each parenthesis that a set-aside word opens ("(ignore
+/// SortedKeyList)", "(except the vendored ones)") blanked to its `)`, or
+/// to the end of its line when it has none.
+fn without_set_aside_asides(text: &[u16]) -> Vec<u16> {
+    let mut out = text.to_vec();
+    let mut at = 0;
+    while let Some(open) = out[at..].iter().position(|&u| u == 0x28).map(|p| at + p) {
+        let close = out[open..].iter().position(|&u| u == 0x29 || u == 0x0A).map_or(out.len(), |p| open + p);
+        let first = words(&out[open + 1..close]).next().map(|w| w.to_ascii_lowercase());
+        if first.is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w)) {
+            out[open..close].fill(u16::from(b' '));
+        }
+        at = close.max(open + 1);
     }
     out
 }

@@ -197,6 +197,8 @@ fn words_a_request_sets_aside_are_no_terms() {
         ["remap", "blow", "skip", "item", "keep", "switch", "ignore", "error"]
     );
     assert_eq!(terms("Flag each file. Skip the vendored ones"), ["flag"]);
+    // So does a parenthesis it opens, anywhere.
+    assert_eq!(terms("the plain SortedList (ignore SortedKeyList) merges"), ["plain", "sortedlist", "sort", "merge"]);
 }
 
 #[test]
@@ -210,6 +212,9 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     // Each command of a pipeline or list names its own program.
     assert_eq!(asked("find node_modules | sort"), ["node_modules", "node", "module"]);
     assert_eq!(asked("cd crates/pkg && cargo test -p parser; git status"), ["crates/pkg", "crate", "pkg", "parser"]);
+    // A redirection names where the output went, not what it holds; a `>` quoted is a pattern's.
+    assert_eq!(asked("mypy src/app > raw.log 2>&1"), ["src/app", "src", "app"]);
+    assert_eq!(asked("rg -n 'size > limit' lib < /dev/null"), ["size", "limit", "lib"]);
 }
 
 #[test]
