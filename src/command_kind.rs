@@ -126,6 +126,12 @@ fn git(args: &[String]) -> Option<(Kind, String)> {
     let rest = &args[i + 1..];
     let has = |f: &str| rest.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
     let summary_only = ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--summary", "--raw"];
+    if sub == "log" && !has("--oneline") && !has("--format") && !has("--pretty") && !has("--graph") {
+        return Some((
+            Kind::Diff,
+            if has("-p") || has("--patch") || has("-u") { "git log -p" } else { "git log" }.into(),
+        ));
+    }
     if summary_only.iter().any(|f| has(f)) || has("--oneline") && sub != "diff" || has("--format") || has("--pretty") {
         return None;
     }

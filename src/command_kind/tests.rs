@@ -10,6 +10,10 @@ fn commands_that_name_their_output() {
     assert_eq!(kind("git --no-pager diff HEAD~1 -- src"), Some(Kind::Diff));
     assert_eq!(kind("git -C repo show --no-color HEAD"), Some(Kind::Diff));
     assert_eq!(kind("git log -p --no-color -n 12"), Some(Kind::Diff));
+    // A commit log, with or without its diffstat: its commits are the outline.
+    assert_eq!(kind("git log --stat"), Some(Kind::Diff));
+    assert_eq!(kind("git log -n 30 -- src/cachetools"), Some(Kind::Diff));
+    assert_eq!(kind_of_command("git log --stat").map(|c| c.reason), Some("`git log`".into()));
     assert_eq!(kind("diff -u a.txt b.txt"), Some(Kind::Diff));
     assert_eq!(kind("cat src/jinja2/utils.py"), Some(Kind::Code));
     assert_eq!(kind("head -n 80 lib/loader.js"), Some(Kind::Code));
@@ -38,6 +42,8 @@ fn ambiguous_commands_leave_it_to_the_sample() {
         "git diff --stat",
         "git show HEAD:src/lib.rs",
         "git log --oneline",
+        "git log --graph",
+        "git log --pretty=format:%h %s",
         "git status",
         "cat -n src/lib.rs",
         "cat build.log",
