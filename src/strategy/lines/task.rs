@@ -110,9 +110,17 @@ impl Task {
                     }
                     continue;
                 }
+                // A word written as code is a term as it is, when it is one part.
+                let (word, code) = match word.split_first() {
+                    Some((&CODE_MARK, rest)) => (rest.to_vec(), true),
+                    _ => (word, false),
+                };
+                // (One part that is no stop word: `list` says how, even as code.)
+                let one_part = code && terms_of(&word).len() == 1 && word.iter().all(u8::is_ascii_alphanumeric);
+                let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { terms_of(&word) };
                 // The word's whole term, if it has one, holds its parts.
                 let mut whole_at = None;
-                for (term, whole) in terms_of(&word) {
+                for (term, whole) in word_terms {
                     let at = match terms.iter().position(|t| *t == term) {
                         Some(at) => Some(at),
                         None if terms.len() < MAX_TERMS => {
@@ -208,16 +216,24 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
     let text = &without_set_aside_asides(text);
     let mut out = Vec::new();
     let mut from = 0;
-    // Whether the clause from `from` opens a sentence.
-    let mut opens = true;
+    // Whether the clause from `from` opens a sentence, and starts inside a `code span`.
+    let (mut opens, mut code) = (true, false);
     for at in 0..=text.len() {
         let stop = at < text.len()
             && (matches!(text[at], 0x21 | 0x3F | 0x0A)
                 || (text[at] == 0x2E && text.get(at + 1).is_none_or(|&u| u == 0x20 || u == 0x0A || u == 0x09)));
         if at == text.len() || stop || matches!(text[at], 0x2C | 0x3B) {
-            let mut clause = words(&text[from..at]).peekable();
+            let mut clause = Vec::new();
+            let mut spans = 0;
+            for (i, span) in text[from..at].split(|&u| u == u16::from(b'`')).enumerate() {
+                let in_code = code != (i % 2 == 1);
+                // A word in a code span is written as code: marked, so it is a term as written.
+                clause.extend(words(span).map(|w| if in_code { [&[CODE_MARK][..], &w].concat() } else { w }));
+                spans = i;
+            }
+            code ^= spans % 2 == 1;
             let set_aside = opens
-                && clause.peek().is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w.to_ascii_lowercase()));
+                && clause.first().is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w.to_ascii_lowercase()));
             if !set_aside {
                 out.extend(clause);
             }
@@ -228,8 +244,12 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
     out
 }
 
-/// `text` with each parenthesis that a set-aside word opens ("(ignore
-/// SortedKeyList)", "(except the vendored ones)") blanked to its `)`, or
+/// Marks a word of a request written in a `code span`: a term as it is
+/// written (not stemmed), weighed as code.
+const CODE_MARK: u8 = b'`';
+
+/// `text` with each parenthesis that a set-aside word or `not` opens
+/// ("(ignore SortedKeyList)", "(not the tests)") blanked to its `)`, or
 /// to the end of its line when it has none.
 fn without_set_aside_asides(text: &[u16]) -> Vec<u16> {
     let mut out = text.to_vec();
@@ -237,7 +257,7 @@ fn without_set_aside_asides(text: &[u16]) -> Vec<u16> {
     while let Some(open) = out[at..].iter().position(|&u| u == 0x28).map(|p| at + p) {
         let close = out[open..].iter().position(|&u| u == 0x29 || u == 0x0A).map_or(out.len(), |p| open + p);
         let first = words(&out[open + 1..close]).next().map(|w| w.to_ascii_lowercase());
-        if first.is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w)) {
+        if first.is_some_and(|w| SET_ASIDE.iter().chain(&["not"]).any(|s| s.as_bytes() == w)) {
             out[open..close].fill(u16::from(b' '));
         }
         at = close.max(open + 1);

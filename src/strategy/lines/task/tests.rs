@@ -342,3 +342,16 @@ fn a_range_of_line_numbers_finds_the_places_in_it() {
     assert_eq!(scores[62], scores[0]);
     assert_eq!(scores[63], 0.0);
 }
+
+#[test]
+fn a_word_in_a_code_span_is_a_term_as_written_and_weighs_as_code() {
+    // `items` is the keyword's name: not stemmed to `item`, and weighed as code.
+    assert_eq!(
+        terms("every implementation of the `items` keyword, and its items"),
+        ["implementation", "items", "keyword", "item"]
+    );
+    let t = task("the `items` keyword");
+    assert_eq!(t.literal, [true, false]);
+    // A stop word stays one in a code span; a span across a comma is still one.
+    assert_eq!(terms("the `list` and `parse, date` calls"), ["parse", "date", "call"]);
+}
