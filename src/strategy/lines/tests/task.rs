@@ -220,3 +220,19 @@ fn a_listings_entries_the_task_names_come_before_the_directories_that_hold_its_w
         );
     }
 }
+
+#[test]
+fn a_json_object_the_task_names_by_its_name_keeps_its_version() {
+    // `pip inspect`: each package's metadata opens with its name, then its
+    // version; the task names one package.
+    let mut json = String::from("{\n  \"version\": \"1\",\n  \"installed\": [\n");
+    for p in 0..240 {
+        let name = if p == 120 { "pluggy".to_owned() } else { format!("pkg{p:03}") };
+        json.push_str(&format!(
+            "    {{\n      \"metadata\": {{\n        \"metadata_version\": \"2.1\",\n        \"name\": \"{name}\",\n        \"version\": \"{p}.4.{p}\",\n        \"summary\": \"the package number {p} of this venv\"\n      }},\n      \"installer\": \"pip\"\n    }},\n"
+        ));
+    }
+    json.push_str("    {}\n  ]\n}\n");
+    let kept = with_task(&json, Kind::Json, 4096, "which pluggy is installed in this venv?");
+    assert!(kept.contains("\"name\": \"pluggy\",\n        \"version\": \"120.4.120\","), "{kept}");
+}
