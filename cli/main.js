@@ -14,7 +14,8 @@ const USAGE = `usage:
                                                    print the exact text behind a <<ccr:HASH …>> marker
                                                    (HASH may be the whole marker, as the model's tool takes it)
 
-options (validated as the plugin validates its config):
+options (validated as the plugin validates its config; --threshold-chars alone, too small for the
+default head and tail, fits both within it, 4:1):
 ${CONFIG_HELP}
   --stats               print code points before/after, markers and time to stderr
   --json                print the plan (content, recoverable, droppedLines, kinds, kindFrom) as JSON,
