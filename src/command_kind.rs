@@ -126,13 +126,13 @@ fn git(args: &[String]) -> Option<(Kind, String)> {
     let rest = &args[i + 1..];
     let has = |f: &str| rest.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
     let summary_only = ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--summary", "--raw"];
-    if sub == "log" && !has("--oneline") && !has("--format") && !has("--pretty") && !has("--graph") {
-        return Some((
-            Kind::Diff,
-            if has("-p") || has("--patch") || has("-u") { "git log -p" } else { "git log" }.into(),
-        ));
-    }
-    if summary_only.iter().any(|f| has(f)) || has("--oneline") && sub != "diff" || has("--format") || has("--pretty") {
+    // A commit log (not a graph of one): its commits are the outline, with or without their diffstats.
+    let commit_log = sub == "log" && !has("--graph");
+    if !commit_log && summary_only.iter().any(|f| has(f))
+        || has("--oneline") && sub != "diff"
+        || has("--format")
+        || has("--pretty")
+    {
         return None;
     }
     match sub {
@@ -140,6 +140,7 @@ fn git(args: &[String]) -> Option<(Kind, String)> {
         // `git show REV:path` prints a file, not a commit.
         "show" if !rest.iter().any(|a| !a.starts_with('-') && a.contains(':')) => Some((Kind::Diff, "git show".into())),
         "log" if has("-p") || has("--patch") || has("-u") => Some((Kind::Diff, "git log -p".into())),
+        "log" if commit_log => Some((Kind::Diff, "git log".into())),
         "grep" if has("-n") || has("--line-number") => Some((Kind::Search, "git grep -n".into())),
         _ => None,
     }

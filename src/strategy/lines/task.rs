@@ -96,14 +96,7 @@ impl Task {
         for text in texts {
             for word in text {
                 if let Some((first, last)) = line_range(&word)
-                    && let Some(at) = terms.iter().position(|t| *t == word).or_else(|| {
-                        (terms.len() < MAX_TERMS).then(|| {
-                            terms.push(word.clone());
-                            literal.push(true);
-                            implies.push(0);
-                            terms.len() - 1
-                        })
-                    })
+                    && let Some(at) = intern(&mut terms, &mut literal, &mut implies, word.clone(), true)
                 {
                     if !ranges.iter().any(|&(t, _, _)| t == at) {
                         ranges.push((at, first, last));
@@ -115,22 +108,15 @@ impl Task {
                     Some((&CODE_MARK, rest)) => (rest.to_vec(), true),
                     _ => (word, false),
                 };
+                let parts = terms_of(&word);
                 // (One part that is no stop word: `list` says how, even as code.)
-                let one_part = code && terms_of(&word).len() == 1 && word.iter().all(u8::is_ascii_alphanumeric);
-                let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { terms_of(&word) };
+                let one_part = code && parts.len() == 1 && word.iter().all(u8::is_ascii_alphanumeric);
+                let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { parts };
                 // The word's whole term, if it has one, holds its parts.
                 let mut whole_at = None;
                 for (term, whole) in word_terms {
-                    let at = match terms.iter().position(|t| *t == term) {
-                        Some(at) => Some(at),
-                        None if terms.len() < MAX_TERMS => {
-                            literal.push(whole || term.iter().any(u8::is_ascii_digit));
-                            implies.push(0);
-                            terms.push(term);
-                            Some(terms.len() - 1)
-                        }
-                        None => None,
-                    };
+                    let is_literal = whole || term.iter().any(u8::is_ascii_digit);
+                    let at = intern(&mut terms, &mut literal, &mut implies, term, is_literal);
                     match (at, whole, whole_at) {
                         (Some(at), true, _) => whole_at = Some(at),
                         (Some(at), false, Some(w)) if at != w => implies[w] |= 1 << at,
@@ -164,6 +150,27 @@ impl Task {
         // Terms are ASCII by construction.
         self.terms.iter().map(|t| std::str::from_utf8(t).unwrap_or_default())
     }
+}
+
+/// Where `term` is among `terms`: added (written as code where `literal`,
+/// holding no other term yet) when it is new and there are fewer than
+/// [`MAX_TERMS`]; `None` when there is no room for it.
+fn intern(
+    terms: &mut Vec<Vec<u8>>,
+    literal: &mut Vec<bool>,
+    implies: &mut Vec<u32>,
+    term: Vec<u8>,
+    is_literal: bool,
+) -> Option<usize> {
+    if let Some(at) = terms.iter().position(|t| *t == term) {
+        return Some(at);
+    }
+    (terms.len() < MAX_TERMS).then(|| {
+        terms.push(term);
+        literal.push(is_literal);
+        implies.push(0);
+        terms.len() - 1
+    })
 }
 
 /// The words of a shell command's arguments: after its program (the
@@ -232,8 +239,7 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
                 spans = i;
             }
             code ^= spans % 2 == 1;
-            let set_aside = opens
-                && clause.first().is_some_and(|w| SET_ASIDE.iter().any(|s| s.as_bytes() == w.to_ascii_lowercase()));
+            let set_aside = opens && clause.first().is_some_and(|w| is_one_of(w, SET_ASIDE));
             if !set_aside {
                 out.extend(clause);
             }
@@ -242,6 +248,11 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
         }
     }
     out
+}
+
+/// Whether `word` is one of `words` (lower-case), in any case.
+fn is_one_of(word: &[u8], words: &[&str]) -> bool {
+    words.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(word))
 }
 
 /// Marks a word of a request written in a `code span`: a term as it is
@@ -256,8 +267,7 @@ fn without_set_aside_asides(text: &[u16]) -> Vec<u16> {
     let mut at = 0;
     while let Some(open) = out[at..].iter().position(|&u| u == 0x28).map(|p| at + p) {
         let close = out[open..].iter().position(|&u| u == 0x29 || u == 0x0A).map_or(out.len(), |p| open + p);
-        let first = words(&out[open + 1..close]).next().map(|w| w.to_ascii_lowercase());
-        if first.is_some_and(|w| SET_ASIDE.iter().chain(&["not"]).any(|s| s.as_bytes() == w)) {
+        if words(&out[open + 1..close]).next().is_some_and(|w| is_one_of(&w, SET_ASIDE) || is_one_of(&w, &["not"])) {
             out[open..close].fill(u16::from(b' '));
         }
         at = close.max(open + 1);
@@ -303,7 +313,7 @@ fn is_acronym(word: &[u8]) -> bool {
     word.len() == 2
         && word.iter().all(u8::is_ascii_alphabetic)
         && word[0].is_ascii_uppercase()
-        && !TWO_LETTER_WORDS.contains(&std::str::from_utf8(&word.to_ascii_lowercase()).unwrap_or_default())
+        && !is_one_of(word, TWO_LETTER_WORDS)
 }
 
 /// Most lines a range of line numbers spans (`1650-1720`), so a span of

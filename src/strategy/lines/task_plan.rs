@@ -59,8 +59,6 @@ const HEADER_PART: f64 = 0.5;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
-/// Lines after a JSON object's matched `"name"` kept with it (its version).
-const NAME_SIBLINGS: usize = 1;
 /// The key that names a JSON object.
 const NAME_KEY: &str = "\"name\":";
 
@@ -170,18 +168,13 @@ pub(super) fn keep_task_lines<'a>(
             keep.add(j, cap, Reason::Task);
         }
         // A JSON object the task names by its `"name"` (a package in `pip
-        // inspect`, `cargo metadata`): the scalars after it that say which
+        // inspect`, `cargo metadata`): the scalar after it that says which
         // one (its version), at its indentation.
-        if kind == Kind::Json && names_its_object(index.line(k)) {
-            for j in (k + 1..text.end).take(NAME_SIBLINGS) {
-                steps += 1;
-                let line = index.line(j);
-                let opens = line.iter().rev().find(|&&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x2C));
-                if leading_blanks(line) != indent || matches!(opens, Some(&u) if u == 0x7B || u == 0x5B) || keep.full()
-                {
-                    break;
-                }
-                keep.add(j, cap, Reason::Task);
+        if kind == Kind::Json && names_its_object(index.line(k)) && text.contains(&(k + 1)) {
+            let next = index.line(k + 1);
+            let last = next.iter().rev().find(|&&u| !matches!(u, 0x20 | 0x09 | 0x0A | 0x0D | 0x2C));
+            if leading_blanks(next) == indent && !matches!(last, Some(&(0x7B | 0x5B))) {
+                keep.add(k + 1, cap, Reason::Task);
             }
         }
     }
@@ -191,7 +184,7 @@ pub(super) fn keep_task_lines<'a>(
 /// Whether a JSON line is an object's `"name"` key with a value.
 fn names_its_object(line: &[u16]) -> bool {
     let body = &line[leading_blanks(line)..];
-    body.starts_with(&NAME_KEY.encode_utf16().collect::<Vec<u16>>())
+    body.len() >= NAME_KEY.len() && body.iter().copied().zip(NAME_KEY.encode_utf16()).all(|(u, k)| u == k)
 }
 
 /// The lines `k` sits under, nearest first: each less indented line

@@ -393,11 +393,8 @@ fn a_listings_and_a_json_documents_last_lines_stay() {
     for (text, kind, last) in
         [(&find, Kind::Listing, "./pkg/module_39/file_058.py"), (&json, Kind::Json, "\"1.1499.0\"")]
     {
-        let t = utf16(text);
-        let blocks = [Block::Text(&t)];
-        assert_eq!(kinds(&blocks), [kind]);
         for budget in [2048, 4096] {
-            let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+            let o = pruned_as(text, kind, budget);
             assert!(o.contains(last), "{last} missing at {budget} from\n{o}");
         }
     }
@@ -422,11 +419,8 @@ fn a_json_documents_last_key_stays_under_the_lines_that_close_it() {
         ));
     }
     json.push_str("        \"end\": true\n      }\n    }\n  }\n}\n");
-    let t = utf16(&json);
-    let blocks = [Block::Text(&t)];
-    assert_eq!(kinds(&blocks), [Kind::Json]);
     for budget in [4096, 8192] {
-        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        let o = pruned_as(&json, Kind::Json, budget);
         assert!(o.contains("\"closing-key\""), "the closing key missing at {budget} from\n{o}");
     }
 }
