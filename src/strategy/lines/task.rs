@@ -61,12 +61,17 @@ pub struct Task {
     /// its first and last line: found too where a finding's or a hit's
     /// place is in it (`fields.py:1682:`).
     ranges: Vec<(usize, u32, u32)>,
+    /// The terms a request sets aside ("ignore the `__pycache__` files",
+    /// "(not the tests)"), after every term it asks for (bit `i`: term
+    /// `i`), a mask for each clause or parenthesis that sets them aside.
+    aside: Vec<u32>,
 }
 
 impl Task {
     /// The terms of the requests `texts`, in order, each once.
     pub fn new(texts: &[&[u16]]) -> Task {
-        Task::of(texts.iter().map(|t| request_words(t)))
+        let (asked, aside): (Vec<_>, Vec<_>) = texts.iter().map(|t| request_words(t)).unzip();
+        Task::of(asked.into_iter(), aside.concat())
     }
 
     /// The terms of a request `task` and of the shell `command` that
@@ -86,49 +91,71 @@ impl Task {
             (None, Some(a)) => words(a).collect(),
             (None, None) => Vec::new(),
         };
-        Task::of(asked.iter().map(|t| request_words(t)).chain([call]))
+        let (asked, aside): (Vec<_>, Vec<_>) = asked.iter().map(|t| request_words(t)).unzip();
+        Task::of(asked.into_iter().chain([call]), aside.concat())
     }
 
-    fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>) -> Task {
+    /// The terms of the words `texts` asks for, then of the words of each
+    /// group `aside` sets aside that are not among them.
+    fn of(texts: impl Iterator<Item = Vec<Vec<u8>>>, aside: Vec<Vec<Vec<u8>>>) -> Task {
         let (mut terms, mut literal, mut implies): (Vec<Vec<u8>>, Vec<bool>, Vec<u32>) =
             (Vec::new(), Vec::new(), Vec::new());
         let mut ranges = Vec::new();
-        for text in texts {
-            for word in text {
-                if let Some((first, last)) = line_range(&word)
-                    && let Some(at) = intern(&mut terms, &mut literal, &mut implies, word.clone(), true)
-                {
-                    if !ranges.iter().any(|&(t, _, _)| t == at) {
-                        ranges.push((at, first, last));
-                    }
+        let asked = texts.collect::<Vec<_>>();
+        let mut groups = vec![0u32; aside.len()];
+        let mut aside_from = None;
+        let words = asked.into_iter().flatten().map(|w| (None, w));
+        for (group, word) in
+            words.chain(aside.into_iter().enumerate().flat_map(|(g, ws)| ws.into_iter().map(move |w| (Some(g), w))))
+        {
+            if group.is_some() && aside_from.is_none() {
+                aside_from = Some(terms.len());
+            }
+            let setting_aside = group.is_some();
+            if !setting_aside
+                && let Some((first, last)) = line_range(&word)
+                && let Some(at) = intern(&mut terms, &mut literal, &mut implies, word.clone(), true)
+            {
+                if !ranges.iter().any(|&(t, _, _)| t == at) {
+                    ranges.push((at, first, last));
+                }
+                continue;
+            }
+            // A word written as code is a term as it is, when it is one part.
+            let (word, code) = match word.split_first() {
+                Some((&CODE_MARK, rest)) => (rest.to_vec(), true),
+                _ => (word, false),
+            };
+            let parts = terms_of(&word);
+            // (One part that is no stop word: `list` says how, even as code.)
+            let one_part = code && parts.len() == 1 && word.iter().all(u8::is_ascii_alphanumeric);
+            let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { parts };
+            // The word's whole term, if it has one, holds its parts.
+            let mut whole_at = None;
+            for (term, whole) in word_terms {
+                let is_literal = whole || term.iter().any(u8::is_ascii_digit);
+                // A word set aside that is also asked for is asked for.
+                if setting_aside && terms.iter().position(|t| *t == term).is_some_and(|at| Some(at) < aside_from) {
                     continue;
                 }
-                // A word written as code is a term as it is, when it is one part.
-                let (word, code) = match word.split_first() {
-                    Some((&CODE_MARK, rest)) => (rest.to_vec(), true),
-                    _ => (word, false),
-                };
-                let parts = terms_of(&word);
-                // (One part that is no stop word: `list` says how, even as code.)
-                let one_part = code && parts.len() == 1 && word.iter().all(u8::is_ascii_alphanumeric);
-                let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { parts };
-                // The word's whole term, if it has one, holds its parts.
-                let mut whole_at = None;
-                for (term, whole) in word_terms {
-                    let is_literal = whole || term.iter().any(u8::is_ascii_digit);
-                    let at = intern(&mut terms, &mut literal, &mut implies, term, is_literal);
-                    match (at, whole, whole_at) {
-                        (Some(at), true, _) => whole_at = Some(at),
-                        (Some(at), false, Some(w)) if at != w => implies[w] |= 1 << at,
-                        _ => {}
-                    }
+                let at = intern(&mut terms, &mut literal, &mut implies, term, is_literal);
+                if let (Some(g), Some(at)) = (group, at) {
+                    groups[g] |= 1 << at;
+                }
+                match (at, whole, whole_at) {
+                    (Some(at), true, _) => whole_at = Some(at),
+                    (Some(at), false, Some(w)) if at != w => implies[w] |= 1 << at,
+                    _ => {}
                 }
             }
         }
+        let aside_from = aside_from.unwrap_or(terms.len());
+        let aside = groups.into_iter().filter(|&g| g != 0).collect();
         // A term found inside another where a word starts (`models.py` in
-        // `requests/models.py`) is found where that one is.
+        // `requests/models.py`) is found where that one is (a term asked
+        // for inside one set aside, or the reverse, is not).
         for i in 0..terms.len() {
-            for j in (0..terms.len()).filter(|&j| j != i) {
+            for j in (0..terms.len()).filter(|&j| j != i && (i >= aside_from) == (j >= aside_from)) {
                 let (outer, inner) = (&terms[i], &terms[j]);
                 let inside = (0..outer.len().saturating_sub(inner.len()) + 1)
                     .any(|p| outer[p..].starts_with(inner) && (p == 0 || !outer[p - 1].is_ascii_alphanumeric()));
@@ -137,18 +164,24 @@ impl Task {
                 }
             }
         }
-        Task { terms, literal, implies, ranges }
+        Task { terms, literal, implies, ranges, aside }
     }
 
     /// Whether there is nothing to look for.
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
+        self.terms.len() == self.aside_mask().count_ones() as usize
     }
 
-    /// The terms, as searched for.
+    /// The terms set aside, in any group.
+    fn aside_mask(&self) -> u32 {
+        self.aside.iter().fold(0, |m, g| m | g)
+    }
+
+    /// The terms asked for, as searched for.
     pub fn terms(&self) -> impl Iterator<Item = &str> {
         // Terms are ASCII by construction.
-        self.terms.iter().map(|t| std::str::from_utf8(t).unwrap_or_default())
+        let asked = self.terms.len() - self.aside_mask().count_ones() as usize;
+        self.terms[..asked].iter().map(|t| std::str::from_utf8(t).unwrap_or_default())
     }
 }
 
@@ -219,8 +252,11 @@ const SET_ASIDE: &[&str] =
 /// opens a sentence with a word that sets it aside ([`SET_ASIDE`]: "Ignore
 /// the S101 ones."); such a word elsewhere is what was asked about ("a
 /// switch to ignore those errors", "the blind `except Exception`").
-fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
-    let text = &without_set_aside_asides(text);
+/// Returns the words asked for and the words set aside (the clause's
+/// after its set-aside word, and those of [`without_set_aside_asides`]).
+fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
+    let (text, mut aside) = without_set_aside_asides(text);
+    let text = &text;
     let mut out = Vec::new();
     let mut from = 0;
     // Whether the clause from `from` opens a sentence, and starts inside a `code span`.
@@ -240,14 +276,16 @@ fn request_words(text: &[u16]) -> Vec<Vec<u8>> {
             }
             code ^= spans % 2 == 1;
             let set_aside = opens && clause.first().is_some_and(|w| is_one_of(w, SET_ASIDE));
-            if !set_aside {
+            if set_aside {
+                aside.push(clause.into_iter().skip(1).collect());
+            } else {
                 out.extend(clause);
             }
             from = at + 1;
             opens = stop;
         }
     }
-    out
+    (out, aside)
 }
 
 /// Whether `word` is one of `words` (lower-case), in any case.
@@ -261,18 +299,22 @@ const CODE_MARK: u8 = b'`';
 
 /// `text` with each parenthesis that a set-aside word or `not` opens
 /// ("(ignore SortedKeyList)", "(not the tests)") blanked to its `)`, or
-/// to the end of its line when it has none.
-fn without_set_aside_asides(text: &[u16]) -> Vec<u16> {
+/// to the end of its line when it has none; and the words blanked after
+/// that first one.
+fn without_set_aside_asides(text: &[u16]) -> (Vec<u16>, Vec<Vec<Vec<u8>>>) {
     let mut out = text.to_vec();
+    let mut aside = Vec::new();
     let mut at = 0;
     while let Some(open) = out[at..].iter().position(|&u| u == 0x28).map(|p| at + p) {
         let close = out[open..].iter().position(|&u| u == 0x29 || u == 0x0A).map_or(out.len(), |p| open + p);
-        if words(&out[open + 1..close]).next().is_some_and(|w| is_one_of(&w, SET_ASIDE) || is_one_of(&w, &["not"])) {
+        let mut inside = words(&out[open + 1..close]);
+        if inside.next().is_some_and(|w| is_one_of(&w, SET_ASIDE) || is_one_of(&w, &["not"])) {
+            aside.push(inside.collect());
             out[open..close].fill(u16::from(b' '));
         }
         at = close.max(open + 1);
     }
-    out
+    (out, aside)
 }
 
 /// The words of `text`: runs of ASCII letters, digits, `_`, `-`, `.`,

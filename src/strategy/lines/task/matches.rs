@@ -24,6 +24,8 @@ const SHORT_FORM_MAX: usize = 6;
 const LEAD: usize = 16;
 /// Lines a word opens, at least, to be read as the output's shape.
 const SHAPE_LINES: usize = 8;
+/// What a line holding a term the task sets aside is worth, of its score.
+const SET_ASIDE: f64 = 0.25;
 /// Units narrowed and searched at a time.
 pub(super) const CHUNK: usize = 1 << 16;
 
@@ -32,8 +34,11 @@ pub(super) const CHUNK: usize = 1 << 16;
 pub(crate) struct Matches {
     /// Bit `i` of line `k`: term `i` is on line `k`.
     masks: Vec<u32>,
-    /// Each term's weight in this output.
+    /// Each term's weight in this output (none for a term set aside).
     weights: Vec<f64>,
+    /// Each group of terms the task sets aside (bit `i`: term `i`), of
+    /// those found here.
+    aside: Vec<u32>,
     /// The lines holding a term of non-zero weight, ascending.
     lines: Vec<u32>,
     /// Matches read: the work, counted.
@@ -113,7 +118,7 @@ impl Matches {
                 if from == 0 && t == 0 && to < text.len() {
                     let seen = lines.line_at(to - 1) + 1;
                     for (i, &c) in lines_with.iter().enumerate() {
-                        if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 {
+                        if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 && task.aside_mask() & 1 << i == 0 {
                             dropped |= 1 << i;
                         }
                     }
@@ -143,7 +148,7 @@ impl Matches {
         }
         let weights: Vec<f64> = (0..task.terms.len())
             .map(|t| {
-                if dropped & 1 << t != 0 {
+                if dropped & 1 << t != 0 || task.aside_mask() & 1 << t != 0 {
                     return 0.0;
                 }
                 let c = lines_with[t];
@@ -157,10 +162,14 @@ impl Matches {
             .collect();
         let weighty: u32 = weights.iter().enumerate().filter(|&(_, &w)| w > 0.0).fold(0, |m, (i, _)| m | 1 << i);
         let lines: Vec<u32> = (0..n).filter(|&k| masks[k] & weighty != 0).map(|k| k as u32).collect();
-        (!lines.is_empty()).then_some(Matches { masks, weights, lines, steps })
+        let found = (0..task.terms.len()).filter(|&t| lines_with[t] > 0).fold(0u32, |m, t| m | 1 << t);
+        let aside = task.aside.iter().map(|g| g & found).filter(|&g| g != 0).collect();
+        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, steps })
     }
 
-    /// Line `k`'s score: the weights of the terms on it.
+    /// Line `k`'s score: the weights of the terms on it, a part of that
+    /// ([`SET_ASIDE`]) where it holds half or more of a group of terms the
+    /// task sets aside (of those found in this output).
     pub(crate) fn score(&self, k: usize) -> f64 {
         let mut mask = self.masks[k];
         let mut score = 0.0;
@@ -168,7 +177,8 @@ impl Matches {
             score += self.weights[mask.trailing_zeros() as usize];
             mask &= mask - 1;
         }
-        score
+        let set_aside = self.aside.iter().any(|&g| (self.masks[k] & g).count_ones() * 2 >= g.count_ones());
+        if set_aside { score * SET_ASIDE } else { score }
     }
 
     /// The terms of weight on line `k` (bit `i`: term `i`).

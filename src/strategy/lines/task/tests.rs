@@ -202,6 +202,43 @@ fn words_a_request_sets_aside_are_no_terms() {
 }
 
 #[test]
+fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
+    // Definitions of `validate_items` in the library and in its tests, the
+    // tests' first; and one line of `test_version` that is no definition.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("lib/other_{i}.py:{i}: x = {i}\n"));
+    }
+    text.push_str("tests/test_drafts.py:10:def validate_items(case):\n"); // 60
+    text.push_str("lib/drafts.py:20:def validate_items(instance):\n"); // 61
+    text.push_str("tests/test_version.py:3:import sys\n"); // 62
+    let asked = "where is validate_items defined";
+    let (_, found) = matches(&text, asked);
+    let (scores, ranked) = found.unwrap();
+    assert_eq!(scores[60], scores[61]);
+    assert_eq!(ranked, [60, 61], "without the aside, the earlier first");
+    // "(not the tests)": the library's definition first; a line holding
+    // only what is set aside is not raised at all.
+    let (_, found) = matches(&text, &format!("{asked} (not the tests)"));
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[60] < scores[61], "{scores:?}");
+    assert_eq!(ranked, [61, 60]);
+    assert_eq!(scores[62], 0.0);
+    // A group of several words sets a line aside where it holds half of
+    // them or more: "arguments" alone is not "missing type arguments".
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("m.py:{i}: note: see {i}\n"));
+    }
+    text.push_str("m.py:70: error: Missing type arguments for generic Mapping\n"); // 60
+    text.push_str("m.py:71: error: Too many arguments for Mapping\n"); // 61
+    let (_, found) = matches(&text, "Apart from missing type arguments, what errors does Mapping raise in m.py?");
+    let (scores, _) = found.unwrap();
+    assert!(scores[60] < scores[61], "{scores:?}");
+    assert!(scores[61] > 0.0);
+}
+
+#[test]
 fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     let asked = |command: &str| -> Vec<String> {
         Task::asked(&utf16(""), Some(&utf16(command))).terms().map(str::to_owned).collect()
