@@ -10,7 +10,8 @@
 //! Within a source file, a matched line in the body of a definition the
 //! task names (a matched line that opens one) is raised by that
 //! definition's score ([`named_bodies`]); a line longer than the cap is
-//! worth the share of it that is kept.
+//! worth the share of it that is kept. A matched line that opens a
+//! definition keeps its body's code first: its docstring is passed over.
 //!
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
@@ -154,6 +155,13 @@ pub(super) fn keep_task_lines<'a>(
         }
         let indent = leading_blanks(index.line(k));
         let mut body = 0;
+        // A definition's docstring is passed over: its code is read first
+        // (the docstring's lines that hold the task's words are matched lines).
+        let mut docstring = if kind == Kind::Code && opens_definition(index.line(k), &mut String::new()) {
+            Docstring::Before
+        } else {
+            Docstring::Past
+        };
         for j in k + 1..text.end {
             steps += 1;
             let line = index.line(j);
@@ -163,6 +171,11 @@ pub(super) fn keep_task_lines<'a>(
             let most = if kind == Kind::Json { JSON_VALUE_LINES } else { BODY_LINES };
             if leading_blanks(line) <= indent || body >= most || keep.full() {
                 break;
+            }
+            let in_docstring;
+            (in_docstring, docstring) = docstring.read(line);
+            if in_docstring {
+                continue;
             }
             body += 1;
             keep.add(j, cap, Reason::Task);
@@ -179,6 +192,52 @@ pub(super) fn keep_task_lines<'a>(
         }
     }
     steps
+}
+
+/// Where a walk down a definition's body is in its docstring (a string
+/// of triple quotes that opens the body).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Docstring {
+    /// No line of the body read yet.
+    Before,
+    /// Inside it, closed by a line holding three of these quotes.
+    Inside(u16),
+    /// Past it, or there is none.
+    Past,
+}
+
+impl Docstring {
+    /// Reads the next line of the body (not blank): whether it is a line
+    /// of the docstring, its last included, and where the walk is then.
+    fn read(self, line: &[u16]) -> (bool, Docstring) {
+        let body = &line[leading_blanks(line)..];
+        let body = body.strip_prefix(&[u16::from(b'r')][..]).unwrap_or(body);
+        match self {
+            Docstring::Before => {
+                match [0x22, 0x27].into_iter().find(|&q| body.len() >= 3 && body[..3].iter().all(|&u| u == q)) {
+                    // Closed on its own line (`"""One line."""`).
+                    Some(q) if count_triples(&body[3..], q) > 0 => (true, Docstring::Past),
+                    Some(q) => (true, Docstring::Inside(q)),
+                    None => (false, Docstring::Past),
+                }
+            }
+            Docstring::Inside(q) if count_triples(body, q) > 0 => (true, Docstring::Past),
+            inside @ Docstring::Inside(_) => (true, inside),
+            Docstring::Past => (false, Docstring::Past),
+        }
+    }
+}
+
+/// How many runs of three `q` quotes `units` holds.
+fn count_triples(units: &[u16], q: u16) -> usize {
+    units.windows(3).filter(|w| w.iter().all(|&u| u == q)).count()
+}
+
+/// Whether a line opens a definition (`def`, `fn`, `class`, …); `v` is
+/// room for its view.
+fn opens_definition(line: &[u16], v: &mut String) -> bool {
+    view(line, v);
+    patterns().definition.is_match(v.as_bytes()) || patterns().function.is_match(v.as_bytes())
 }
 
 /// Whether a JSON line is an object's `"name"` key with a value.
@@ -255,8 +314,7 @@ fn named_bodies(
             continue;
         }
         *steps += 1;
-        view(index.line(k), &mut v);
-        if patterns().definition.is_match(v.as_bytes()) || patterns().function.is_match(v.as_bytes()) {
+        if opens_definition(index.line(k), &mut v) {
             opens.push((matches.score(k), k));
         }
     }

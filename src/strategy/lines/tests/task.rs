@@ -236,3 +236,33 @@ fn a_json_object_the_task_names_by_its_name_keeps_its_version() {
     let kept = with_task(&json, Kind::Json, 4096, "which pluggy is installed in this venv?");
     assert!(kept.contains("\"name\": \"pluggy\",\n        \"version\": \"120.4.120\","), "{kept}");
 }
+
+#[test]
+fn the_definition_a_task_names_is_read_past_its_docstring() {
+    // A function whose docstring is longer than the lines a matched line
+    // opens, then its code; none of its code holds the task's words.
+    let mut code = String::new();
+    code.extend((0..150).map(|i| format!("def helper_{i}(x):\n    return x + {i}\n\n")));
+    code.push_str("def update_in(d, keys, func):\n    \"\"\"Walks the nested mapping.\n\n");
+    code.extend((0..45).map(|i| format!("    Example {i}: nothing to see.\n")));
+    code.push_str("    \"\"\"\n");
+    let body =
+        ["    rv = inner = factory()\n", "    for k in ks:\n", "        inner[k] = inner = dtemp\n", "    return rv\n"];
+    code.extend(body.iter().map(|l| l.to_string()));
+    code.extend((150..300).map(|i| format!("\ndef helper_{i}(x):\n    return x + {i}\n")));
+    let kept = with_task(&code, Kind::Code, 4096, "how does `update_in` build the nested dicts?");
+    assert!(kept.contains("def update_in(d, keys, func):\n"), "{kept}");
+    for line in body {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+    // A docstring closed on its own line is passed over, and the code after it read.
+    let one =
+        code.replacen("    \"\"\"Walks the nested mapping.\n\n", "    \"\"\"Walks the nested mapping.\"\"\"\n", 1);
+    let one = one.replacen(&(0..45).map(|i| format!("    Example {i}: nothing to see.\n")).collect::<String>(), "", 1);
+    let one = one.replacen("    \"\"\"\n    rv", "    rv", 1);
+    assert!(one.contains("mapping.\"\"\"\n    rv = inner"), "{one}");
+    let kept = with_task(&one, Kind::Code, 4096, "how does `update_in` build the nested dicts?");
+    for line in body {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+}
