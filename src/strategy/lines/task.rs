@@ -121,6 +121,17 @@ impl Task {
                 }
                 continue;
             }
+            // A phrase quoted is a term as it is written.
+            if let Some((&PHRASE_MARK, phrase)) = word.split_first() {
+                if group.is_some() && terms.iter().position(|t| t == phrase).is_some_and(|at| Some(at) < aside_from) {
+                    continue;
+                }
+                let at = intern(&mut terms, &mut literal, &mut implies, phrase.to_vec(), true);
+                if let (Some(g), Some(at)) = (group, at) {
+                    groups[g] |= 1 << at;
+                }
+                continue;
+            }
             // A word written as code is a term as it is, when it is one part.
             let (word, code) = match word.split_first() {
                 Some((&CODE_MARK, rest)) => (rest.to_vec(), true),
@@ -257,6 +268,7 @@ const SET_ASIDE: &[&str] =
 fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
     let (text, mut aside) = without_set_aside_asides(text);
     let text = &text;
+    let mut phrases = quoted_phrases(text).peekable();
     let mut out = Vec::new();
     let mut from = 0;
     // Whether the clause from `from` opens a sentence, and starts inside a `code span`.
@@ -276,6 +288,10 @@ fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
             }
             code ^= spans % 2 == 1;
             let set_aside = opens && clause.first().is_some_and(|w| is_one_of(w, SET_ASIDE));
+            // A quoted phrase belongs to the clause it opens in.
+            while let Some((_, phrase)) = phrases.next_if(|&(start, _)| start < at.max(from + 1)) {
+                clause.push([&[PHRASE_MARK][..], &phrase].concat());
+            }
             if set_aside {
                 aside.push(clause.into_iter().skip(1).collect());
             } else {
@@ -296,6 +312,53 @@ fn is_one_of(word: &[u8], words: &[&str]) -> bool {
 /// Marks a word of a request written in a `code span`: a term as it is
 /// written (not stemmed), weighed as code.
 const CODE_MARK: u8 = b'`';
+
+/// Marks a phrase a request quotes (`'Map keys must be unique'`): a term
+/// as it is written, found where the output holds it whole.
+const PHRASE_MARK: u8 = b'"';
+
+/// Longest phrase in quotes read as one term, in units.
+const PHRASE_MAX: usize = 80;
+
+/// The phrases `text` quotes, each with where it starts, lower-cased: text
+/// between two of the same quotation mark (`'`, `"`), the first after the
+/// start, a space or `(` and before a letter or digit, the second before
+/// the end, a space or punctuation; two words or more, ASCII, at most
+/// [`PHRASE_MAX`] units, nothing elided (`...`): so `don't` opens none, a
+/// quoted word is a word, and `IncompleteRead(...)` is no text to find.
+fn quoted_phrases(text: &[u16]) -> impl Iterator<Item = (usize, Vec<u8>)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < text.len() {
+            let (open, q) = (at, text[at]);
+            at += 1;
+            let opens = matches!(q, 0x22 | 0x27)
+                && (open == 0 || matches!(text[open - 1], 0x20 | 0x09 | 0x0A | 0x28))
+                && text.get(open + 1).is_some_and(|&u| u < 0x80 && (u as u8).is_ascii_alphanumeric());
+            if !opens {
+                continue;
+            }
+            let reach = &text[open + 1..text.len().min(open + 2 + PHRASE_MAX)];
+            let closes = |i: usize, u: u16| {
+                u == q
+                    && reach.get(i + 1).is_none_or(|&n| {
+                        matches!(n, 0x20 | 0x09 | 0x0A | 0x29 | 0x2C | 0x2E | 0x3A | 0x3B | 0x3F | 0x21)
+                    })
+            };
+            let Some(len) = reach.iter().enumerate().position(|(i, &u)| closes(i, u)) else {
+                continue;
+            };
+            let inside = &reach[..len];
+            let words = inside.split(|&u| u == 0x20).filter(|w| !w.is_empty()).count();
+            let elided = inside.windows(3).any(|w| w == [0x2E; 3]);
+            if words >= 2 && !elided && inside.iter().all(|&u| (0x20..0x7F).contains(&u)) {
+                at = open + 2 + len;
+                return Some((open, inside.iter().map(|&u| (u as u8).to_ascii_lowercase()).collect()));
+            }
+        }
+        None
+    })
+}
 
 /// `text` with each parenthesis that a set-aside word or `not` opens
 /// ("(ignore SortedKeyList)", "(not the tests)") blanked to its `)`, or

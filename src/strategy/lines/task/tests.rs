@@ -392,3 +392,29 @@ fn a_word_in_a_code_span_is_a_term_as_written_and_weighs_as_code() {
     // A stop word stays one in a code span; a span across a comma is still one.
     assert_eq!(terms("the `list` and `parse, date` calls"), ["parse", "date", "call"]);
 }
+
+#[test]
+fn a_quoted_phrase_is_a_term_found_whole() {
+    // Quoted text of two words or more is one term, beside its words.
+    let t = terms("the parser says 'Map keys must be unique' on a merge key, and \"Tabs are not allowed\".");
+    assert!(t.contains(&"map keys must be unique".to_owned()), "{t:?}");
+    assert!(t.contains(&"tabs are not allowed".to_owned()), "{t:?}");
+    assert!(t.contains(&"unique".to_owned()) && t.contains(&"tab".to_owned()), "{t:?}");
+    // Not a word in quotes, an apostrophe, or text with a part elided.
+    for request in
+        ["the 'title' field", "don't parse it, it's fine", "get ProtocolError('Connection broken: Read(...)')"]
+    {
+        assert!(terms(request).iter().all(|w| !w.contains(' ')), "{request}: {:?}", terms(request));
+    }
+    // Found whole, the line holding it ranks above those holding its words apart.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("src/other_{i}.ts:{i}: const x = {i}\n"));
+    }
+    text.push_str("src/compose.ts:10: // keys of a map must be unique, see below\n"); // 60
+    text.push_str("src/compose.ts:20: onError(MAP_KEYS, 'Map keys must be unique')\n"); // 61
+    let (_, found) = matches(&text, "where is 'Map keys must be unique' raised?");
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[61] > scores[60], "{scores:?}");
+    assert_eq!(ranked[0], 61);
+}
