@@ -258,8 +258,9 @@ fn before_redirect(part: &[u16]) -> &[u16] {
 const SET_ASIDE: &[&str] =
     &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "skip", "skipping"];
 
-/// The words of a request: [`words`] of each clause (ended by `,` `;` `!`
-/// `?`, a new line, or a `.` before white space), without a clause that
+/// The words of a request: [`words`] of each clause (ended by `!` `?`, a
+/// new line, a `.` before white space, a dash `—` `–`, or a `,` `;` outside
+/// parentheses), without a clause that
 /// opens a sentence with a word that sets it aside ([`SET_ASIDE`]: "Ignore
 /// the S101 ones."); such a word elsewhere is what was asked about ("a
 /// switch to ignore those errors", "the blind `except Exception`").
@@ -273,11 +274,25 @@ fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
     let mut from = 0;
     // Whether the clause from `from` opens a sentence, and starts inside a `code span`.
     let (mut opens, mut code) = (true, false);
+    // Parentheses open at `at`: a list in one ("(unused imports, dict()
+    // literals)") is of the clause around it.
+    let mut depth = 0usize;
     for at in 0..=text.len() {
         let stop = at < text.len()
             && (matches!(text[at], 0x21 | 0x3F | 0x0A)
                 || (text[at] == 0x2E && text.get(at + 1).is_none_or(|&u| u == 0x20 || u == 0x0A || u == 0x09)));
-        if at == text.len() || stop || matches!(text[at], 0x2C | 0x3B) {
+        match text.get(at) {
+            Some(0x28) => depth += 1,
+            Some(0x29) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if stop {
+            depth = 0;
+        }
+        // A comma or semicolon outside parentheses, or a dash (`—`, `–`), ends a clause.
+        let ends =
+            matches!(text.get(at), Some(0x2C | 0x3B)) && depth == 0 || matches!(text.get(at), Some(0x2013 | 0x2014));
+        if at == text.len() || stop || ends {
             let mut clause = Vec::new();
             let mut spans = 0;
             for (i, span) in text[from..at].split(|&u| u == u16::from(b'`')).enumerate() {

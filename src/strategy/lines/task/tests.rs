@@ -199,6 +199,11 @@ fn words_a_request_sets_aside_are_no_terms() {
     assert_eq!(terms("Flag each file. Skip the vendored ones"), ["flag"]);
     // So does a parenthesis it opens, anywhere.
     assert_eq!(terms("the plain SortedList (ignore SortedKeyList) merges"), ["plain", "sortedlist", "sort", "merge"]);
+    // A list in parentheses is of the clause around it; a dash ends one.
+    assert_eq!(
+        terms("Ignore the tests and the nits (unused imports, dict() literals, zip strict) — which are actual bugs?"),
+        ["actual", "bug"]
+    );
 }
 
 #[test]
