@@ -33,6 +33,10 @@ fn a_request_keeps_its_words_of_substance_stemmed() {
         ["304", "response", "carry", "body", "express", "strip"]
     );
     assert_eq!(terms("classes matches stripped parsing"), ["class", "match", "strip", "pars"]);
+    // A double `l` stays where undoing it leaves three letters.
+    assert_eq!(terms("called controlled filled"), ["call", "control", "fill"]);
+    // Words that carry a request along, not what it is about.
+    assert_eq!(terms("I think it whatever, really: tell me whether it actually says something"), Vec::<String>::new());
 }
 
 #[test]
@@ -202,7 +206,7 @@ fn words_a_request_sets_aside_are_no_terms() {
     // A list in parentheses is of the clause around it; a dash ends one.
     assert_eq!(
         terms("Ignore the tests and the nits (unused imports, dict() literals, zip strict) — which are actual bugs?"),
-        ["actual", "bug"]
+        ["bug"]
     );
 }
 
