@@ -103,7 +103,6 @@ const STOP_WORDS: &[&str] = &[
     "here",
     "his",
     "how",
-    "instead",
     "into",
     "isn",
     "issue",
