@@ -518,7 +518,7 @@ const PHRASE_MAX: usize = 80;
 
 /// The phrases `text` quotes, each with where it starts, lower-cased: text
 /// between two of the same quotation mark (`'`, `"`), the first after the
-/// start, a space or `(` and before a letter or digit, the second before
+/// start, a space or `(` and before a printable ASCII unit (`'-3 days'`), the second before
 /// the end, a space or punctuation; two words or more, ASCII, at most
 /// [`PHRASE_MAX`] units, nothing elided (`...`): so `don't` opens none, a
 /// quoted word is a word, and `IncompleteRead(...)` is no text to find.
@@ -530,7 +530,7 @@ fn quoted_phrases(text: &[u16]) -> impl Iterator<Item = (usize, Vec<u8>)> + '_ {
             at += 1;
             let opens = matches!(q, 0x22 | 0x27)
                 && (open == 0 || matches!(text[open - 1], 0x20 | 0x09 | 0x0A | 0x28))
-                && text.get(open + 1).is_some_and(|&u| u < 0x80 && (u as u8).is_ascii_alphanumeric());
+                && text.get(open + 1).is_some_and(|&u| (0x21..0x7F).contains(&u) && u != q);
             if !opens {
                 continue;
             }

@@ -411,6 +411,8 @@ fn a_quoted_phrase_is_a_term_found_whole() {
     assert!(t.contains(&"map keys must be unique".to_owned()), "{t:?}");
     assert!(t.contains(&"tabs are not allowed".to_owned()), "{t:?}");
     assert!(t.contains(&"unique".to_owned()) && t.contains(&"tab".to_owned()), "{t:?}");
+    // One that opens with a sign or a dot too.
+    assert!(terms("ms('-3 days') fails").contains(&"-3 days".to_owned()));
     // Not a word in quotes, an apostrophe, or text with a part elided.
     for request in
         ["the 'title' field", "don't parse it, it's fine", "get ProtocolError('Connection broken: Read(...)')"]
