@@ -21,6 +21,39 @@ pub fn leading_blanks(line: &[u16]) -> usize {
     line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
 }
 
+/// Where a table row's first columns open: the unit offsets just after
+/// the first two runs of two or more spaces within the first `REACH` units
+/// (indentation is not a gap), or `None` without two such gaps.
+fn first_columns(line: &[u16]) -> Option<[usize; 2]> {
+    const REACH: usize = 512;
+    let space = u16::from(b' ');
+    let line = &line[..line.len().min(REACH)];
+    let mut found = [0; 2];
+    let (mut n, mut run, mut seen_text) = (0, 0, false);
+    for (i, &u) in line.iter().enumerate() {
+        if u == space {
+            run += 1;
+            continue;
+        }
+        if seen_text && run >= 2 {
+            found[n] = i;
+            n += 1;
+            if n == 2 {
+                return Some(found);
+            }
+        }
+        seen_text |= u != u16::from(b'\t') && u != u16::from(b'\n') && u != u16::from(b'\r');
+        run = 0;
+    }
+    None
+}
+
+/// Whether `a` and `b` are rows of one table: both open their first two
+/// columns (past runs of two or more spaces) at the same offsets.
+pub fn same_columns(a: &[u16], b: &[u16]) -> bool {
+    first_columns(a).is_some_and(|c| first_columns(b) == Some(c))
+}
+
 /// Number of code points in `text`; a lone surrogate counts as one (the
 /// [kernel](crate::kernels::code_point_len)).
 pub fn code_point_len(text: &[u16]) -> usize {

@@ -107,3 +107,16 @@ proptest::proptest! {
         prop_assert_eq!(portable, want);
     }
 }
+
+#[test]
+fn rows_of_one_table_open_their_columns_at_the_same_offsets() {
+    let row = |s: &str| utf16(s);
+    assert!(same_columns(
+        &row("ii  adduser     3.134   all  add users"),
+        &row("ii  apt         2.6.1   amd64  manager")
+    ));
+    // Indentation is not a column gap; one gap is not a table.
+    assert!(!same_columns(&row("    a  b"), &row("    a  b")));
+    assert!(!same_columns(&row("ii  adduser     3.134"), &row("ii  apt  2.6.1     amd64")));
+    assert!(!same_columns(&row("the fetch failed"), &row("the fetch failed")));
+}

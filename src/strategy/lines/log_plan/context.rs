@@ -9,6 +9,7 @@ use super::super::Reason;
 use super::super::keep::grow_ends;
 use super::LogPlan;
 use crate::signals::Failure;
+use crate::text::same_columns;
 
 /// How far context grows around failures when budget is left.
 const WIDE_CONTEXT: usize = 12;
@@ -33,7 +34,11 @@ impl LogPlan<'_, '_, '_> {
             .iter()
             .filter(|&k| {
                 let s = self.get(k);
-                s.failure > Failure::None || s.summary() || s.diagnostic() || self.touched.binary_search(&k).is_ok()
+                s.failure == Failure::Strong
+                    || s.summary()
+                    || s.diagnostic()
+                    || self.touched.binary_search(&k).is_ok()
+                    || (s.failure == Failure::Weak && !self.table_row(k))
             })
             .collect();
         let reach = WIDE_CONTEXT.max(self.options.context);
@@ -86,6 +91,16 @@ impl LogPlan<'_, '_, '_> {
             self.grow_ends(ends_ratio);
         }
         self.grow_ends(ends_ratio);
+    }
+
+    /// Whether line `k` is a row of a table (its columns open where a
+    /// neighbour's in the same text do): its neighbours are other rows,
+    /// not what explains it.
+    fn table_row(&self, k: usize) -> bool {
+        let text = &self.index.bounds[self.index.text_of(k)];
+        let line = self.index.line(k);
+        (k > text.start && same_columns(line, self.index.line(k - 1)))
+            || (k + 1 < text.end && same_columns(line, self.index.line(k + 1)))
     }
 
     /// Adds lines from both ends inward, `front` from the start for each `back`

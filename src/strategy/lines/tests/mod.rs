@@ -424,3 +424,24 @@ fn a_json_documents_last_key_stays_under_the_lines_that_close_it() {
         assert!(o.contains("\"closing-key\""), "the closing key missing at {budget} from\n{o}");
     }
 }
+
+#[test]
+fn a_table_rows_failure_word_keeps_the_row_not_its_neighbours() {
+    // A package table with no verdict: one description holds a failure
+    // word. Its neighbours are other packages, not what explains it; the
+    // same word on a line of its own keeps its neighbours as before.
+    let row =
+        |i: usize, desc: &str| format!("ii  pkg-{i:04}{}  1.{i}-1{}  amd64  {desc}\n", " ".repeat(30), " ".repeat(20));
+    let table: String =
+        (0..600).map(|i| row(i, if i == 300 { "a fast memory error detector" } else { "a plain library" })).collect();
+    let prose: String = (0..600)
+        .map(|i| if i == 300 { "the fetch failed, retrying\n".to_string() } else { format!("step {i} done\n") })
+        .collect();
+    for (text, want_context) in [(table, false), (prose, true)] {
+        let text = utf16(&text);
+        let mut context_rows = 0;
+        assert!(explain(&text, &budgets(4096), &LineOptions::default(), &Task::default(), |_, r| context_rows +=
+            usize::from(r.reason == Some(Reason::Context))));
+        assert_eq!(context_rows > 0, want_context, "{context_rows} context lines");
+    }
+}
