@@ -162,6 +162,10 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
         None => (false, start),
     };
     let bare = located && b[start].is_ascii_digit();
+    // pyright: `path:12:5 - error: …`.
+    if located && b[at..].starts_with(b"- ") {
+        at = skip_spaces(b, at + 1);
+    }
     let (severity, after_word, colon) = severity_word(b, at);
     if let Some(end) = after_word {
         at = end;
@@ -371,7 +375,7 @@ fn ends_token(b: &[u8], e: usize) -> bool {
 }
 
 /// The rule name a tool prints at the end of the line: `[arg-type]`,
-/// `[-Wunused-variable]`, `(no-value-for-parameter)`, or ESLint's
+/// `[-Wunused-variable]`, `(no-value-for-parameter)`, `(reportCallIssue)`, or ESLint's
 /// `no-undef` after two spaces.
 fn trailing_rule(b: &[u8]) -> Option<&[u8]> {
     let end = b.iter().rposition(|&c| c != b' ' && c != b'\t')? + 1;
@@ -388,8 +392,12 @@ fn trailing_rule(b: &[u8]) -> Option<&[u8]> {
     } {
         let inner = &tail[open + 1..tail.len() - 1];
         // A bracketed name (`[operator]`, `[-Wextra]`); a parenthesised one
-        // only with a dash or underscore, as pylint's symbols have.
-        let plain = last == b']' || inner.iter().any(|c| matches!(c, b'-' | b'_'));
+        // only with a dash or underscore, as pylint's symbols have, or in
+        // camel case, as pyright's (`(reportCallIssue)`).
+        let camel = inner.first().is_some_and(u8::is_ascii_lowercase)
+            && inner.iter().any(u8::is_ascii_uppercase)
+            && inner.iter().all(u8::is_ascii_alphanumeric);
+        let plain = last == b']' || camel || inner.iter().any(|c| matches!(c, b'-' | b'_'));
         return (name(inner) && inner.len() >= 3 && inner.iter().any(u8::is_ascii_alphabetic) && plain)
             .then_some(inner);
     }

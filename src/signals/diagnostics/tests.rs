@@ -36,6 +36,17 @@ fn each_tools_shape_is_read_with_its_rule() {
         ("src/x.ts(12,5): error TS2345: Argument of type 'string' is not assignable", b"TS2345", Severity::Error),
         ("error[E0308]: mismatched types", b"E0308", Severity::Error),
         ("src/m.c:12:5: warning: unused variable 'x' [-Wunused-variable]", b"-Wunused-variable", Severity::Warning),
+        // pyright names its rule in camel case, in parentheses.
+        (
+            "  /src/pkg/__main__.py:107:37 - error: Argument missing for parameter \"Loader\" (reportCallIssue)",
+            b"reportCallIssue",
+            Severity::Error,
+        ),
+        (
+            "  /src/pkg/core.py:443:46 - error: No parameter named \"errors\" (reportCallIssue)",
+            b"reportCallIssue",
+            Severity::Error,
+        ),
     ];
     for &(view, rule, severity) in cases {
         assert_eq!(rule_and_severity(view), Some((hash(rule), severity)), "{view}");
