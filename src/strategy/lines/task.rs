@@ -149,10 +149,20 @@ impl Task {
             let word_terms = if one_part { vec![(word.to_ascii_lowercase(), true)] } else { parts };
             // The word's whole term, if it has one, holds its parts.
             let mut whole_at = None;
+            let has_whole = word_terms.iter().any(|&(_, whole)| whole);
             for (term, whole) in word_terms {
                 let is_literal = whole || term.iter().any(u8::is_ascii_digit);
-                // A word set aside that is also asked for is asked for.
-                if setting_aside && terms.iter().position(|t| *t == term).is_some_and(|at| Some(at) < aside_from) {
+                // A word set aside that is also asked for, or a form of one
+                // asked for (`failure` where `fail` is asked), is
+                // asked for; a word set aside is set aside whole, not by
+                // its parts (`typing-only`, not `typ`).
+                let variant = |long: &[u8], short: &[u8]| {
+                    long.starts_with(short) && long[short.len()..].iter().all(u8::is_ascii_alphabetic)
+                };
+                let asked_for = |t: &Vec<u8>| variant(t, &term) || variant(&term, t);
+                if setting_aside
+                    && (has_whole && !whole || terms[..aside_from.unwrap_or(terms.len())].iter().any(asked_for))
+                {
                     continue;
                 }
                 let at = intern(&mut terms, &mut literal, &mut implies, term, is_literal);

@@ -43,24 +43,70 @@ fn before_redirect(part: &[u16]) -> &[u16] {
 /// Words that set aside what follows them in their clause ("ignore the
 /// S101 ones", "apart from the missing-annotation noise").
 const SET_ASIDE: &[&str] =
-    &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "skip", "skipping"];
+    &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "leave", "skip", "skipping"];
+
+/// Words that open a list's next item: after a comma, a clause opening
+/// with one goes on with the clause before it ("ignore the tests, the
+/// locales and the .d.ts files").
+const LIST_ITEM: &[&str] = &["the", "a", "an", "any", "all", "those", "these", "or", "nor"];
+
+/// Words that, after a negation ("don't care about", "not interested
+/// in"), say that what follows in the clause is not wanted.
+const NOT_WANTED: &[&str] = &["care", "interested"];
+
+/// How a clause opens: a sentence; a dash or semicolon; a comma.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    Sentence,
+    Break,
+    Comma,
+}
+
+/// Where in `clause` what it sets aside starts, if it sets any aside
+/// (the words before the first of the pair are still asked for, those
+/// between are neither): after a word of [`SET_ASIDE`] that opens it (a sentence, or a clause
+/// after a dash or semicolon: "— ignore the tests"); after a `not` that
+/// opens it after a comma or dash ("Only export_html, not the SVG
+/// export"); after a negated [`NOT_WANTED`] word and its preposition
+/// ("I don't care about the dist"); or the whole clause where it goes on
+/// with a clause set aside before it ([`LIST_ITEM`]).
+fn set_aside_from(clause: &[Vec<u8>], opening: Opening, goes_on: bool) -> Option<(usize, usize)> {
+    let first = clause.first()?;
+    if opening != Opening::Comma && is_one_of(first, SET_ASIDE)
+        || opening != Opening::Sentence && is_one_of(first, &["not"])
+    {
+        return Some((0, 1));
+    }
+    let second = clause.get(1).map_or(&[][..], |w| &w[..]);
+    if goes_on
+        && opening == Opening::Comma
+        && (is_one_of(first, LIST_ITEM) || is_one_of(first, &["and"]) && is_one_of(second, LIST_ITEM))
+    {
+        return Some((0, 0));
+    }
+    let negated = |w: &[u8]| is_one_of(w, &["not", "don", "dont", "t"]);
+    let at = clause.windows(2).position(|w| negated(&w[0]) && is_one_of(&w[1], NOT_WANTED))?;
+    let after = at + 2;
+    Some((at, after + usize::from(clause.get(after).is_some_and(|w| is_one_of(w, &["about", "in", "for", "with"])))))
+}
 
 /// The words of a request: [`words`] of each clause (ended by `!` `?`, a
 /// new line, a `.` before white space, a dash `—` `–`, or a `,` `;` outside
-/// parentheses), without a clause that
-/// opens a sentence with a word that sets it aside ([`SET_ASIDE`]: "Ignore
-/// the S101 ones."); such a word elsewhere is what was asked about ("a
-/// switch to ignore those errors", "the blind `except Exception`").
-/// Returns the words asked for and the words set aside (the clause's
-/// after its set-aside word, and those of [`without_set_aside_asides`]).
+/// parentheses), without what a clause sets aside ([`set_aside_from`]:
+/// "Ignore the S101 ones."); a set-aside word elsewhere is what was asked
+/// about ("a switch to ignore those errors", "the blind `except
+/// Exception`", "blow up, skip that item"). Returns the words asked for
+/// and the words set aside (each clause's, and those of
+/// [`without_set_aside_asides`]).
 pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
     let (text, mut aside) = without_set_aside_asides(text);
     let text = &text;
     let mut phrases = quoted_phrases(text).peekable();
     let mut out = Vec::new();
     let mut from = 0;
-    // Whether the clause from `from` opens a sentence, and starts inside a `code span`.
-    let (mut opens, mut code) = (true, false);
+    // How the clause from `from` opens, whether it starts inside a `code
+    // span`, and whether the clause before it set words aside.
+    let (mut opening, mut code, mut aside_before) = (Opening::Sentence, false, false);
     // Parentheses open at `at`: a list in one ("(unused imports, dict()
     // literals)") is of the clause around it.
     let mut depth = 0usize;
@@ -89,18 +135,27 @@ pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
                 spans = i;
             }
             code ^= spans % 2 == 1;
-            let set_aside = opens && clause.first().is_some_and(|w| is_one_of(w, SET_ASIDE));
+            let set_aside = set_aside_from(&clause, opening, aside_before);
             // A quoted phrase belongs to the clause it opens in.
             while let Some((_, phrase)) = phrases.next_if(|&(start, _)| start < at.max(from + 1)) {
                 clause.push([&[PHRASE_MARK][..], &phrase].concat());
             }
-            if set_aside {
-                aside.push(clause.into_iter().skip(1).collect());
+            aside_before = set_aside.is_some();
+            if let Some((asked, from)) = set_aside {
+                aside.push(clause.split_off(from));
+                clause.truncate(asked);
+                out.extend(clause);
             } else {
                 out.extend(clause);
             }
             from = at + 1;
-            opens = stop;
+            opening = if stop {
+                Opening::Sentence
+            } else if matches!(text.get(at), Some(0x2C)) {
+                Opening::Comma
+            } else {
+                Opening::Break
+            };
         }
     }
     (out, aside)

@@ -210,6 +210,27 @@ fn words_a_request_sets_aside_are_no_terms() {
         terms("Ignore the tests and the nits (unused imports, dict() literals, zip strict) — which are actual bugs?"),
         ["bug"]
     );
+    // After a dash or a semicolon a set-aside word opens a clause as a
+    // sentence's first does, and the list it opens goes on after commas.
+    assert_eq!(
+        terms("Which bundles are largest — ignore the tests, the locales and the .d.ts files"),
+        ["bundle", "largest"]
+    );
+    assert_eq!(terms("Which integration tests fail; skip everything that passed"), ["integration", "test", "fail"]);
+    // "not" opening a clause after a comma or dash sets it aside; opening a sentence, it does not.
+    assert_eq!(terms("Only export_html, not the SVG export."), ["export_html", "export", "html"]);
+    assert_eq!(terms("Not sure why parse_date fails"), ["sure", "parse_date", "parse", "date", "fail"]);
+    // "Leave … aside", "Leave … for later".
+    assert_eq!(
+        terms("RichHandler reads markup. Leave the Console internals aside."),
+        ["richhandler", "rich", "handler", "read", "markup"]
+    );
+    // What one does not care about or is not interested in.
+    assert_eq!(terms("What changed in parse.js? Don't care about the minified dist."), ["chang", "parse.js", "parse"]);
+    assert_eq!(terms("Which locales ship? I'm not interested in the TypeScript sources"), ["locale", "ship"]);
+    // A set-aside word that is a form of one asked for is not set aside.
+    assert!(task("Where did test_b fail? I don't care about the other failures").aside.is_empty());
+    assert!(!task("Besides test_b, which tests fail?").aside.is_empty(), "test_b is no form of test");
 }
 
 #[test]
