@@ -89,7 +89,12 @@ impl Matches {
                     let (term, short) = (*term, *short);
                     // A file's extension ends a name, wherever it starts.
                     let extension = is_extension(pattern);
-                    if at >= to || !(if extension { ends_word(text, at + m.len()) } else { starts_word(text, at) }) {
+                    let found = if extension {
+                        ends_word(text, at + m.len())
+                    } else {
+                        starts_word(text, at) && !(names_file(pattern) && joined_to_name(text, at))
+                    };
+                    if at >= to || !found {
                         continue;
                     }
                     if at < lines.starts[line] as usize {
@@ -255,6 +260,21 @@ fn patterns(task: &Task) -> Vec<(Vec<u8>, usize, bool)> {
 /// `camelCase` part).
 fn ends_word(text: &[u16], at: usize) -> bool {
     text.get(at).is_none_or(|&u| !(u < 0x80 && ((u as u8).is_ascii_lowercase() || (u as u8).is_ascii_digit())))
+}
+
+/// Whether `pattern` names a file (`validate.py`, `lib/parse.js`): a
+/// name, a dot and an extension of letters.
+fn names_file(pattern: &[u8]) -> bool {
+    pattern
+        .iter()
+        .rposition(|&b| b == b'.')
+        .is_some_and(|dot| dot > 0 && dot + 1 < pattern.len() && pattern[dot + 1..].iter().all(u8::is_ascii_alphabetic))
+}
+
+/// Whether the name found at unit `at` of `text` goes on one before it
+/// (`test_validate.py` holds `validate.py`, another file).
+fn joined_to_name(text: &[u16], at: usize) -> bool {
+    at.checked_sub(1).and_then(|b| text.get(b)).is_some_and(|&u| u == u16::from(b'_') || u == u16::from(b'-'))
 }
 
 /// Whether a term found at unit `at` of `text` starts a word there: the

@@ -452,3 +452,19 @@ fn a_quoted_phrase_is_a_term_found_whole() {
     assert!(scores[61] > scores[60], "{scores:?}");
     assert_eq!(ranked[0], 61);
 }
+
+#[test]
+fn a_file_the_task_names_is_not_found_inside_another_files_name() {
+    // `validate.py` is not `test_validate.py` nor `pre-validate.py`; its
+    // parts still are where they are.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("tests/test_validate.py::test_case_{i} PASSED\n"));
+    }
+    text.push_str("src/pre-validate.py:3: ok\n"); // 60
+    text.push_str("src/pkg/validate.py:444: ValidationError\n"); // 61
+    let (_, found) = matches(&text, "my refactor of validate.py broke it");
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[61] > scores[0] && scores[61] > scores[60], "{} {} {}", scores[61], scores[0], scores[60]);
+    assert_eq!(ranked[0], 61);
+}
