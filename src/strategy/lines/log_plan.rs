@@ -38,7 +38,7 @@ use super::task::Matches;
 use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason};
 use crate::signals::diagnostics::Severity;
-use crate::signals::{Failure, LineSignal, Signals};
+use crate::signals::{Failure, LineSignal, Signals, is_blank};
 
 mod causes;
 mod context;
@@ -71,6 +71,43 @@ const QUOTED_LINES: usize = 2;
 const OWNER_REACH: usize = 24;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
+/// Lines (not blank) of a titled section the task names kept with it, at most.
+const TITLED_BLOCK_LINES: usize = 40;
+
+/// Whether `line` is a title framed by rules: a run of three or more of
+/// one of `_=-*#~` at each end and words between (`____ test_x ____`).
+fn framed_title(line: &[u16]) -> bool {
+    let start = crate::text::leading_blanks(line);
+    let end = line.iter().rposition(|&u| !crate::text::is_space(u)).map_or(0, |e| e + 1);
+    let body = &line[start.min(end)..end];
+    let Some(&rule) = body.first().filter(|&&u| [b'_', b'=', b'-', b'*', b'#', b'~'].map(u16::from).contains(&u))
+    else {
+        return false;
+    };
+    let lead = body.iter().take_while(|&&u| u == rule).count();
+    let trail = body.iter().rev().take_while(|&&u| u == rule).count();
+    lead >= 3
+        && trail >= 3
+        && lead + trail < body.len()
+        && body[lead..body.len() - trail].iter().take(256).any(|&u| u < 0x80 && (u as u8).is_ascii_alphanumeric())
+}
+
+/// Keeps the block under the titled line `k`: the lines after it, in
+/// order, up to the next framed title or a summary, at most
+/// [`TITLED_BLOCK_LINES`] of them not blank (and four times as many read).
+fn keep_titled_block(keep: &mut KeepSet<'_, '_>, index: &LineIndex<'_>, signals: &Signals, k: usize, cap: usize) {
+    let text = &index.bounds[index.text_of(k)];
+    let mut lines = 0;
+    // Blank lines too: the walk reads at most four times its lines.
+    for j in (k + 1..text.end).take(4 * TITLED_BLOCK_LINES) {
+        let line = index.line(j);
+        if framed_title(line) || signals.get(j).summary() || lines >= TITLED_BLOCK_LINES || keep.full() {
+            break;
+        }
+        lines += usize::from(!is_blank(line));
+        keep.add(j, cap, Reason::Task);
+    }
+}
 
 /// A log's plan in the making.
 pub(crate) struct LogPlan<'p, 'i, 'a> {
@@ -369,6 +406,16 @@ impl LogPlan<'_, '_, '_> {
                 let finding = own || owner.is_some();
                 if finding != findings {
                     return false;
+                }
+                // A section the task names by its title (pytest's
+                // `___ test_x ___`): its block, in order.
+                if matches.names(k) && framed_title(index.line(k)) {
+                    let kept =
+                        keep.add(k, cap, if s.failure == Failure::Strong { Reason::Failure } else { Reason::Task });
+                    if kept {
+                        keep_titled_block(keep, index, signals, k, cap);
+                    }
+                    return kept;
                 }
                 if s.failure == Failure::Strong {
                     return keep.add(k, cap, Reason::Failure);

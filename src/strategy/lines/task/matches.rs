@@ -41,6 +41,9 @@ pub(crate) struct Matches {
     aside: Vec<u32>,
     /// The lines holding a term of non-zero weight, ascending.
     lines: Vec<u32>,
+    /// The terms of weight written as code or as a name with a digit or
+    /// `_` (`test_boolean_field`, `fields.py`): each names one thing.
+    names: u32,
     /// Matches read: the work, counted.
     pub(crate) steps: usize,
 }
@@ -169,7 +172,8 @@ impl Matches {
         let lines: Vec<u32> = (0..n).filter(|&k| masks[k] & weighty != 0).map(|k| k as u32).collect();
         let found = (0..task.terms.len()).filter(|&t| lines_with[t] > 0).fold(0u32, |m, t| m | 1 << t);
         let aside = task.aside.iter().map(|g| g & found).filter(|&g| g != 0).collect();
-        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, steps })
+        let names = (0..task.terms.len()).filter(|&t| task.literal[t] && weights[t] > 0.0).fold(0, |m, t| m | 1 << t);
+        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, names, steps })
     }
 
     /// Line `k`'s score: the weights of the terms on it, a part of that
@@ -184,6 +188,12 @@ impl Matches {
         }
         let set_aside = self.aside.iter().any(|&g| (self.masks[k] & g).count_ones() * 2 >= g.count_ones());
         if set_aside { score * SET_ASIDE } else { score }
+    }
+
+    /// Whether line `k` holds a name the task writes as code (a test's,
+    /// a file's): it is about that one thing.
+    pub(crate) fn names(&self, k: usize) -> bool {
+        self.masks[k] & self.names != 0
     }
 
     /// The terms of weight on line `k` (bit `i`: term `i`).

@@ -266,3 +266,51 @@ fn the_definition_a_task_names_is_read_past_its_docstring() {
         assert!(kept.contains(line), "{line} missing in\n{kept}");
     }
 }
+
+#[test]
+fn a_failure_the_task_names_keeps_its_block_in_order() {
+    // A pytest run: many passes, then each failure's section under its
+    // `___ name ___` title, the named test's among them. The line that
+    // shows the value it failed on holds none of the task's words; it is
+    // deep in that test's block, past the test's own frame.
+    let mut log = String::from("============================= test session starts ==============================\n");
+    for i in 0..400 {
+        log.push_str(&format!("tests/test_misc.py::test_case_{i:03} PASSED                       [ {:2}%]\n", i / 4));
+    }
+    for i in 0..8 {
+        log.push_str(&format!("tests/test_other.py::test_other_{i} FAILED                       [ 99%]\n"));
+    }
+    log.push_str("tests/test_fields.py::test_boolean_field FAILED                       [ 99%]\n");
+    log.push_str("=================================== FAILURES ===================================\n");
+    let section =
+        |name: &str, body: &str| format!("_________________________ {name} _________________________\n\n{body}\n");
+    let other = |i: usize| {
+        let body: String = (0..20).map(|j| format!("    value_{j} = compute({i}, {j})\n")).collect();
+        section(
+            &format!("test_other_{i}"),
+            &format!(
+                "    def test_other_{i}():\n{body}E       ValueError: bad {i}\n\ntests/test_other.py:{i}: ValueError"
+            ),
+        )
+    };
+    (0..4).for_each(|i| log.push_str(&other(i)));
+    let body: String = (0..6).map(|i| format!("    assert convert({i}) is not None\n")).collect();
+    let lib: String = (0..12).map(|i| format!("        step_{i} = advance(value, {i})\n")).collect();
+    log.push_str(&section(
+        "test_boolean_field",
+        &format!(
+            "    def test_boolean_field():\n{body}>       assert convert(\"On\") is True\n\ntests/test_fields.py:30: \n{}\n\nvalue = 'On'\n\n{lib}>       raise ConvertError(value)\nE       ConvertError: 'On'\n\nlib/convert.py:99: ConvertError",
+            "_ ".repeat(40),
+        ),
+    ));
+    (4..8).for_each(|i| log.push_str(&other(i)));
+    log.push_str("========================= 9 failed, 400 passed in 3.21s =========================\n");
+    let task = "Why does test_boolean_field fail now?";
+    // The value the library was given, under the test's own frame.
+    let compared = "value = 'On'";
+    let with = with_task(&log, Kind::Log, 4096, task);
+    assert!(with.contains(compared), "{with}");
+    assert!(with.contains("    assert convert(5) is not None"), "the block, in order\n{with}");
+    let without = with_task(&log, Kind::Log, 4096, "");
+    assert!(!without.contains(compared), "the blind plan keeps it too: not a test of the block\n{without}");
+}
