@@ -92,13 +92,21 @@ impl Task {
     /// `command` as [`Task::asked`] reads it or, for a call with no
     /// command, the words of its `args`.
     pub fn of_call(asked: &[&[u16]], command: Option<&[u16]>, args: Option<&[u16]>) -> Task {
-        let call = match (command, args) {
+        let call: Vec<Vec<u8>> = match (command, args) {
             (Some(c), _) => words_of_command(c).collect(),
             (None, Some(a)) => words(a).collect(),
             (None, None) => Vec::new(),
         };
+        // The programs the command runs name the tool, not the subject.
+        let programs = command.map(programs_of_command).unwrap_or_default();
+        let tool = |w: &Vec<u8>| {
+            let w = w.strip_prefix(&[CODE_MARK][..]).unwrap_or(w);
+            programs.iter().any(|p| p.eq_ignore_ascii_case(w))
+        };
         let (asked, aside): (Vec<_>, Vec<_>) = asked.iter().map(|t| request_words(t)).unzip();
-        Task::of(asked.into_iter().chain([call]), aside.concat())
+        let asked = asked.into_iter().map(|ws| ws.into_iter().filter(|w| !tool(w)).collect::<Vec<_>>());
+        let call = call.into_iter().filter(|w| !tool(w)).collect();
+        Task::of(asked.chain([call]), aside.concat())
     }
 
     /// The terms of the words `texts` asks for, then of the words of each
@@ -345,7 +353,7 @@ fn stem(word: &[u8]) -> Vec<u8> {
 mod matches;
 mod request;
 pub(crate) use matches::Matches;
-use request::{CODE_MARK, PHRASE_MARK, is_one_of, request_words, words, words_of_command};
+use request::{CODE_MARK, PHRASE_MARK, is_one_of, programs_of_command, request_words, words, words_of_command};
 
 #[cfg(test)]
 mod tests;

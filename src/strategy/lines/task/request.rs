@@ -24,6 +24,30 @@ pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>>
     })
 }
 
+/// The programs a shell command runs, lower-cased: each command's first
+/// word (its file name, not its directory), or the module an interpreter
+/// runs with `-m` (`pytest` of `python -m pytest`). The output is theirs: their names in a request
+/// ("I ran `pytest -v`") say which tool, not what was asked about.
+pub(super) fn programs_of_command(command: &[u16]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for part in command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)) {
+        let mut args =
+            before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty());
+        let Some(first) = args.next() else { continue };
+        let mut args = args.peekable();
+        let mut module = None;
+        while let Some(a) = args.next() {
+            if a == [u16::from(b'-'), u16::from(b'm')] {
+                module = args.peek().copied();
+            }
+        }
+        // An interpreter running a module: the module is the tool.
+        let name = module.unwrap_or_else(|| first.rsplit(|&u| u == u16::from(b'/')).next().unwrap_or(first));
+        out.push(name.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }).collect());
+    }
+    out
+}
+
 /// A simple command without its redirections: up to its first `>` or `<`
 /// outside quotes (`> raw.log 2>&1` names where the output went, not what
 /// it holds).

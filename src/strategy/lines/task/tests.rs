@@ -284,6 +284,14 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     // A redirection names where the output went, not what it holds; a `>` quoted is a pattern's.
     assert_eq!(asked("mypy src/app > raw.log 2>&1"), ["src/app", "src", "app"]);
     assert_eq!(asked("rg -n 'size > limit' lib < /dev/null"), ["size", "limit", "lib"]);
+    // The tool the command runs, named in the request, is no term either:
+    // the output is its own. An interpreter's module is the tool.
+    let of = |task: &str, command: &str| -> Vec<String> {
+        Task::asked(&utf16(task), Some(&utf16(command))).terms().map(str::to_owned).collect()
+    };
+    assert_eq!(of("Which tomlkit tests fail under `pytest -v`?", "python -m pytest -v"), ["tomlkit", "test", "fail"]);
+    assert_eq!(of("mypy reports None problems", "/usr/bin/mypy --strict"), ["report", "none"]);
+    assert_eq!(of("mypy reports None problems", "ruff check"), ["mypy", "report", "none"]);
 }
 
 #[test]
