@@ -82,6 +82,7 @@ pub(super) fn keep_task_lines<'a>(
     let mut commits_opened = 0;
     let bodies = named_bodies(index, matches, kinds, &mut steps);
     let headers = listing_headers(index, matches, kinds, &mut steps);
+    let roots = listing_roots(index, matches, kinds, &mut steps);
     // In a listing, a directory header is where its entries are, not a
     // finding: it counts for a part, for itself and for each entry under it.
     let score = |k: usize, own: f64| match headers.binary_search_by_key(&k, |&(e, _)| e).map(|i| headers[i].1) {
@@ -138,6 +139,18 @@ pub(super) fn keep_task_lines<'a>(
                         break;
                     }
                 }
+            }
+        }
+        // A directory the task names by its path (`v4/core`; not by the
+        // listing's root, which every header holds): its entries, in order.
+        if kind == Kind::Listing && ends_with_colon(index.line(k)) && matches.names_on(k) & !roots[t] != 0 {
+            for j in (k + 1..text.end).take(BODY_LINES) {
+                steps += 1;
+                let line = index.line(j);
+                if is_blank(line) || ends_with_colon(line) || keep.full() {
+                    break;
+                }
+                keep.add(j, cap, Reason::Task);
             }
         }
         // A commit the task names by its message: what it changed.
@@ -416,6 +429,32 @@ fn commit_changes(
 /// Whether a view is a diff's changed line (not a file's `+++`/`---`).
 fn is_change(v: &str) -> bool {
     (v.starts_with('+') && !v.starts_with("+++")) || (v.starts_with('-') && !v.starts_with("---"))
+}
+
+/// Whether `line` ends with `:` (a listing's directory header, read raw).
+fn ends_with_colon(line: &[u16]) -> bool {
+    line.iter().rev().find(|&&u| !crate::text::is_space(u)) == Some(&u16::from(b':'))
+}
+
+/// For each text, the terms every directory header of a listing holds
+/// (its root, `node_modules/zod` of `ls -lR node_modules/zod`): they name
+/// no one directory. Work: one look at each line's end, of listings only.
+fn listing_roots(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<u32> {
+    (0..kinds.len())
+        .map(|t| {
+            if kinds[t] != Kind::Listing {
+                return 0;
+            }
+            let mut every = u32::MAX;
+            for k in index.bounds[t].clone() {
+                *steps += 1;
+                if ends_with_colon(index.line(k)) {
+                    every &= matches.terms_on(k);
+                }
+            }
+            every
+        })
+        .collect()
 }
 
 /// Whether a view is a listing's directory header (`ls -R`'s `dir:`).

@@ -196,6 +196,12 @@ impl Matches {
         self.masks[k] & self.names != 0
     }
 
+    /// The names of weight the task writes as code on line `k` (bit `i`:
+    /// term `i`).
+    pub(crate) fn names_on(&self, k: usize) -> u32 {
+        self.masks[k] & self.names
+    }
+
     /// The terms of weight on line `k` (bit `i`: term `i`).
     pub(crate) fn terms_on(&self, k: usize) -> u32 {
         let mask = self.masks[k];

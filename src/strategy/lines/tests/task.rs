@@ -314,3 +314,33 @@ fn a_failure_the_task_names_keeps_its_block_in_order() {
     let without = with_task(&log, Kind::Log, 4096, "");
     assert!(!without.contains(compared), "the blind plan keeps it too: not a test of the block\n{without}");
 }
+
+#[test]
+fn a_directory_the_task_names_by_its_path_keeps_its_entries() {
+    // `ls -lR pkg`: every header holds the root, `pkg`; one directory is
+    // named by its path, and its entries hold none of the task's words.
+    let mut listing = String::new();
+    for d in 0..60 {
+        let dir = if d == 30 { "pkg/v4/core".to_string() } else { format!("pkg/part_{d}") };
+        listing.push_str(&format!("{dir}:\ntotal 40\n"));
+        for f in 0..12 {
+            listing
+                .push_str(&format!("-rw-r--r-- 1 root root {:>6} Dec  6 03:27 file_{d}_{f}.cjs\n", 1000 + d * 12 + f));
+        }
+        listing.push('\n');
+    }
+    let units = utf16(&listing);
+    let blocks = [Block::Text(&units)];
+    let options = LineOptions { kind: Some(Kind::Listing), ..LineOptions::default() };
+    let asked = |task: &str| {
+        let task = Task::asked(&utf16(task), Some(&utf16("ls -lR pkg")));
+        out(&blocks, &prune_with_spans(&blocks, &budgets(4096), &options, &[], &task).unwrap())
+    };
+    let kept = asked("Which files are the largest in pkg's v4/core directory?");
+    for f in 0..12 {
+        assert!(kept.contains(&format!("file_30_{f}.cjs\n")), "entry {f} of v4/core in\n{kept}");
+    }
+    // The root names no one directory: no header opens its entries for it.
+    let kept = asked("Which files are the largest in pkg?");
+    assert!(!(0..12).all(|f| kept.contains(&format!("file_7_{f}.cjs\n"))), "{kept}");
+}
