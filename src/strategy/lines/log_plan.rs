@@ -409,7 +409,7 @@ impl LogPlan<'_, '_, '_> {
                 }
                 // A section the task names by its title (pytest's
                 // `___ test_x ___`): its block, in order.
-                if matches.names(k) && framed_title(index.line(k)) {
+                if matches.names_on(k) != 0 && framed_title(index.line(k)) {
                     let kept =
                         keep.add(k, cap, if s.failure == Failure::Strong { Reason::Failure } else { Reason::Task });
                     if kept {

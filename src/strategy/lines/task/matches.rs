@@ -190,14 +190,9 @@ impl Matches {
         if set_aside { score * SET_ASIDE } else { score }
     }
 
-    /// Whether line `k` holds a name the task writes as code (a test's,
-    /// a file's): it is about that one thing.
-    pub(crate) fn names(&self, k: usize) -> bool {
-        self.masks[k] & self.names != 0
-    }
-
     /// The names of weight the task writes as code on line `k` (bit `i`:
-    /// term `i`).
+    /// term `i`; a test's, a file's, a path): a line holding one is about
+    /// that one thing.
     pub(crate) fn names_on(&self, k: usize) -> u32 {
         self.masks[k] & self.names
     }

@@ -26,8 +26,9 @@ pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>>
 
 /// The programs a shell command runs, lower-cased: each command's first
 /// word (its file name, not its directory), or the module an interpreter
-/// runs with `-m` (`pytest` of `python -m pytest`). The output is theirs: their names in a request
-/// ("I ran `pytest -v`") say which tool, not what was asked about.
+/// runs with `-m` (`pytest` of `python -m pytest`). The output is theirs:
+/// their names in a request ("I ran `pytest -v`") say which tool, not
+/// what was asked about.
 pub(super) fn programs_of_command(command: &[u16]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for part in command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)) {
@@ -86,14 +87,15 @@ enum Opening {
     Comma,
 }
 
-/// Where in `clause` what it sets aside starts, if it sets any aside
-/// (the words before the first of the pair are still asked for, those
-/// between are neither): after a word of [`SET_ASIDE`] that opens it (a sentence, or a clause
-/// after a dash or semicolon: "— ignore the tests"); after a `not` that
+/// What `clause` sets aside, if anything: `(asked, aside)`, the words
+/// before `asked` are still asked for, those from `aside` on are set
+/// aside, those between are neither. A clause sets aside what follows a
+/// word of [`SET_ASIDE`] that opens it (a sentence, or a clause after a
+/// dash or semicolon: "— ignore the tests"); what follows a `not` that
 /// opens it after a comma or dash ("Only export_html, not the SVG
-/// export"); after a negated [`NOT_WANTED`] word and its preposition
-/// ("I don't care about the dist"); or the whole clause where it goes on
-/// with a clause set aside before it ([`LIST_ITEM`]).
+/// export"); what follows a negated [`NOT_WANTED`] word and its
+/// preposition ("I don't care about the dist"); or all of it, where it
+/// goes on with a clause set aside before it ([`LIST_ITEM`]).
 fn set_aside_from(clause: &[Vec<u8>], opening: Opening, goes_on: bool) -> Option<(usize, usize)> {
     let first = clause.first()?;
     if opening != Opening::Comma && is_one_of(first, SET_ASIDE)
@@ -165,13 +167,11 @@ pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
                 clause.push([&[PHRASE_MARK][..], &phrase].concat());
             }
             aside_before = set_aside.is_some();
-            if let Some((asked, from)) = set_aside {
-                aside.push(clause.split_off(from));
+            if let Some((asked, aside_at)) = set_aside {
+                aside.push(clause.split_off(aside_at));
                 clause.truncate(asked);
-                out.extend(clause);
-            } else {
-                out.extend(clause);
             }
+            out.extend(clause);
             from = at + 1;
             opening = if stop {
                 Opening::Sentence
