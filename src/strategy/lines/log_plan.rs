@@ -35,15 +35,16 @@ use super::kind::Kind;
 use super::order::spread_positions;
 use super::rank::{self, Seen};
 use super::task::Matches;
-use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason};
 use crate::signals::diagnostics::Severity;
-use crate::signals::{Failure, LineSignal, Signals, is_blank};
+use crate::signals::{Failure, LineSignal, Signals};
 
 mod causes;
 mod context;
 mod mentions;
 mod places;
+mod sections;
+mod task_lines;
 
 /// Share of the budget kept for the last lines.
 pub const END_SHARE: f64 = 0.25;
@@ -67,48 +68,8 @@ const STEP_OPEN: &[u8] = b"##[group]Run ";
 const PLACE_REACH: usize = 1024;
 /// Lines of source a finding quotes under it (its line, a caret) kept with its rule's first.
 const QUOTED_LINES: usize = 2;
-/// Lines walked up from a task's line for the failure whose block holds it.
-const OWNER_REACH: usize = 24;
 /// Lines of a failure's key frames kept right after it.
 const KEY_FRAME_LINES: usize = 4;
-/// Lines (not blank) of a titled section the task names kept with it, at most.
-const TITLED_BLOCK_LINES: usize = 40;
-
-/// Whether `line` is a title framed by rules: a run of three or more of
-/// one of `_=-*#~` at each end and words between (`____ test_x ____`).
-fn framed_title(line: &[u16]) -> bool {
-    let start = crate::text::leading_blanks(line);
-    let end = line.iter().rposition(|&u| !crate::text::is_space(u)).map_or(0, |e| e + 1);
-    let body = &line[start.min(end)..end];
-    let Some(&rule) = body.first().filter(|&&u| [b'_', b'=', b'-', b'*', b'#', b'~'].map(u16::from).contains(&u))
-    else {
-        return false;
-    };
-    let lead = body.iter().take_while(|&&u| u == rule).count();
-    let trail = body.iter().rev().take_while(|&&u| u == rule).count();
-    lead >= 3
-        && trail >= 3
-        && lead + trail < body.len()
-        && body[lead..body.len() - trail].iter().take(256).any(|&u| u < 0x80 && (u as u8).is_ascii_alphanumeric())
-}
-
-/// Keeps the block under the titled line `k`: the lines after it, in
-/// order, up to the next framed title or a summary, at most
-/// [`TITLED_BLOCK_LINES`] of them not blank (and four times as many read).
-fn keep_titled_block(keep: &mut KeepSet<'_, '_>, index: &LineIndex<'_>, signals: &Signals, k: usize, cap: usize) {
-    let text = &index.bounds[index.text_of(k)];
-    let mut lines = 0;
-    // Blank lines too: the walk reads at most four times its lines.
-    for j in (k + 1..text.end).take(4 * TITLED_BLOCK_LINES) {
-        let line = index.line(j);
-        if framed_title(line) || signals.get(j).summary() || lines >= TITLED_BLOCK_LINES || keep.full() {
-            break;
-        }
-        lines += usize::from(!is_blank(line));
-        keep.add(j, cap, Reason::Task);
-    }
-}
-
 /// A log's plan in the making.
 pub(crate) struct LogPlan<'p, 'i, 'a> {
     pub index: &'i LineIndex<'a>,
@@ -379,66 +340,6 @@ impl LogPlan<'_, '_, '_> {
         self.keep.set_limit(self.budget);
     }
 
-    /// The lines holding the task's words (see [`task_plan`](super::task_plan)),
-    /// up to `share` of the budget, each with what places it and the block
-    /// under it (a strong failure line kept as a failure): those that are
-    /// findings (a failure, a diagnostic, a findings list's file header, a
-    /// line of a finding's block) where `findings`, else the others;
-    /// within `failure_limit`, which it leaves as the limit. Returns what
-    /// it added to the cost.
-    fn keep_task_lines(&mut self, failure_limit: usize, findings: bool, share: usize) -> usize {
-        let Some(matches) = self.matches else { return 0 };
-        let before = self.keep.cost();
-        let limit = self.keep.cost() + share;
-        self.keep.set_limit(limit.min(failure_limit));
-        let (index, signals, kinds, cap) = (self.index, self.signals, self.kinds, self.cap);
-        self.task_steps += keep_task_lines(
-            &mut self.keep,
-            index,
-            matches,
-            kinds,
-            cap,
-            |_| 0,
-            |keep, k| {
-                let s = signals.get(k);
-                let own = s.failure == Failure::Strong || s.diagnostic() || s.file_header();
-                let owner = if own { None } else { owning_failure(index, signals, k) };
-                let finding = own || owner.is_some();
-                if finding != findings {
-                    return false;
-                }
-                // A section the task names by its title (pytest's
-                // `___ test_x ___`): its block, in order.
-                if matches.names_on(k) != 0 && framed_title(index.line(k)) {
-                    let kept =
-                        keep.add(k, cap, if s.failure == Failure::Strong { Reason::Failure } else { Reason::Task });
-                    if kept {
-                        keep_titled_block(keep, index, signals, k, cap);
-                    }
-                    return kept;
-                }
-                if s.failure == Failure::Strong {
-                    return keep.add(k, cap, Reason::Failure);
-                }
-                if s.diagnostic() {
-                    return keep.add(k, cap, Reason::Task);
-                }
-                // A line of a finding's block (a rustc diagnostic's note, a
-                // source line it quotes) answers the task with the finding:
-                // the failure line that opens the block, and where it is.
-                if let Some(j) = owner {
-                    keep.add(j, cap, Reason::Failure);
-                    if signals.get(j).located_below() && j + 1 < k {
-                        keep.add(j + 1, cap, Reason::Cause);
-                    }
-                }
-                keep.add(k, cap, Reason::Task)
-            },
-        );
-        self.keep.set_limit(failure_limit);
-        self.keep.cost().saturating_sub(before)
-    }
-
     /// Phase 3: the start, up to its share.
     fn start(&mut self) {
         let start_target = self.keep.cost() + self.share(START_SHARE);
@@ -520,21 +421,4 @@ impl LogPlan<'_, '_, '_> {
             self.keep.add(h, self.cap, Reason::Cause);
         }
     }
-}
-
-/// The failure line that opens the block holding line `k` of a log: the
-/// nearest strong failure or diagnostic line above it in its text, with no blank line
-/// between, within [`OWNER_REACH`] lines; a bounded walk.
-fn owning_failure(index: &LineIndex<'_>, signals: &Signals, k: usize) -> Option<usize> {
-    let start = index.bounds[index.text_of(k)].start.max(k.saturating_sub(OWNER_REACH));
-    for j in (start..k).rev() {
-        if crate::signals::is_blank(index.line(j)) {
-            return None;
-        }
-        let s = signals.get(j);
-        if s.failure == Failure::Strong || s.diagnostic() {
-            return Some(j);
-        }
-    }
-    None
 }
