@@ -4,17 +4,21 @@
 
 use super::is_extension;
 
+/// Each simple command of a shell command line (a pipeline's or a list's:
+/// `find . | sort`, `cd x && make`), as its words, without its
+/// redirections: each names its own program.
+fn simple_commands(command: &[u16]) -> impl Iterator<Item = impl Iterator<Item = &[u16]>> {
+    command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).map(|part| {
+        before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty())
+    })
+}
+
 /// The words of a shell command's arguments: after its program (the
 /// first word) and its subcommand, without its flags (words that start
 /// with `-`).
 pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
-    // Each command of a pipeline or list (`find . | sort`, `cd x && make`)
-    // names its own program.
-    command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).flat_map(|part| {
-        before_redirect(part)
-            .split(|&u| u == u16::from(b' ') || u == u16::from(b'\t'))
-            .filter(|w| !w.is_empty())
-            .enumerate()
+    simple_commands(command).flat_map(|args| {
+        args.enumerate()
             // The program, a subcommand right after it (`git log`, `ruff
             // check`: a bare lower-case word), and the flags.
             .filter(|(i, w)| *i > 1 || (*i == 1 && !w.iter().all(|&u| u16::from(b'a') <= u && u <= u16::from(b'z'))))
@@ -31,9 +35,7 @@ pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>>
 /// what was asked about.
 pub(super) fn programs_of_command(command: &[u16]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for part in command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)) {
-        let mut args =
-            before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty());
+    for mut args in simple_commands(command) {
         let Some(first) = args.next() else { continue };
         let mut args = args.peekable();
         let mut module = None;
