@@ -13,29 +13,39 @@ const CLUSTER_GAP: usize = 8;
 
 /// Ranks the strong failure lines. The first line of each template is
 /// distinct (a flood of one message counts once, by its first instance);
-/// distinct lines are kept cluster by cluster (nearby lines of one text):
-/// the last cluster (where reports and verdicts are), the first (where a
-/// root cause often is), then inwards from both ends; within a cluster its
-/// first and last line, then inwards. The other lines of each
-/// template are repeats, spread over the output.
+/// distinct lines are kept cluster by cluster (nearby lines of one text,
+/// or of one unbroken run of failure lines: one report, however long the
+/// repeats in its middle): the last cluster (where reports and verdicts
+/// are), the first (where a root cause often is), then inwards from both
+/// ends; within a cluster its first and last line, then inwards. The
+/// other lines of each template are repeats, spread over the output.
 pub(super) fn rank_failures(signals: &Signals, index: &LineIndex<'_>) -> Ranked {
     let mut seen = Seen::new(signals.templates());
     let (mut distinct, mut repeats) = (Vec::new(), Vec::new());
-    for (k, s) in signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
-        if seen.insert(s.template) { distinct.push(k as u32) } else { repeats.push(k as u32) }
-    }
-    // Clusters as ranges of `distinct`.
+    // Clusters as ranges of `distinct`: nearby distinct lines, or distinct
+    // lines with an unbroken run of failure lines between them (one report).
     let mut clusters: Vec<std::ops::Range<usize>> = Vec::new();
-    for (i, &k) in distinct.iter().enumerate() {
-        let k = k as usize;
+    let mut run_from: Option<usize> = None;
+    let mut last: Option<usize> = None;
+    for (k, s) in signals.iter().filter(|(_, s)| s.failure == Failure::Strong) {
+        let same_text = |j: usize| index.text_of(j) == index.text_of(k);
+        if !last.is_some_and(|l| l + 1 == k && same_text(l)) {
+            run_from = Some(k);
+        }
+        last = Some(k);
+        if !seen.insert(s.template) {
+            repeats.push(k as u32);
+            continue;
+        }
+        let i = distinct.len();
+        distinct.push(k as u32);
         match clusters.last_mut() {
-            Some(c)
-                if k - distinct[c.end - 1] as usize <= CLUSTER_GAP
-                    && index.text_of(k) == index.text_of(distinct[c.start] as usize) =>
-            {
-                c.end = i + 1
+            Some(c) => {
+                let prev = distinct[c.end - 1] as usize;
+                let near = k - prev <= CLUSTER_GAP || run_from.is_some_and(|r| r <= prev);
+                if near && same_text(prev) { c.end = i + 1 } else { clusters.push(i..i + 1) }
             }
-            _ => clusters.push(i..i + 1),
+            None => clusters.push(i..i + 1),
         }
     }
     let mut order = Vec::with_capacity(distinct.len());

@@ -336,3 +336,47 @@ fn a_log_with_an_empty_text_after_it_is_planned() {
     let o = out(&blocks, &prune(&blocks, &budgets(1024), &LineOptions::default()).unwrap());
     assert!(o.contains("error: build failed"), "{o}");
 }
+
+#[test]
+fn a_report_of_failure_lines_keeps_its_opening_message_before_its_usage_text() {
+    // npm's report: its code, its message, then the command's usage, every
+    // line `npm error`; the middle of the usage repeats one shape, so the
+    // report's distinct lines are far apart but one unbroken run.
+    let mut log: String = (0..16).map(|i| format!("Included software: tool-{i} version {i}.0.{i}\n")).collect();
+    log.push_str("npm http fetch GET 404 https://registry.npmjs.org/left-pad 138ms\nnpm error code EUSAGE\n");
+    log.push_str(
+        "npm error\nnpm error `npm ci` can only install packages when package.json and the lock file are in sync.\n",
+    );
+    log.push_str(
+        "npm error\nnpm error Missing: left-pad@1.3.0 from lock file\nnpm error\nnpm error Clean install a project\n",
+    );
+    for i in 0..40 {
+        log.push_str(&format!("npm error [--option-{i} <all|none|root>]\n"));
+    }
+    let usage = [
+        "Comma-separated list of packages whose install-time lifecycle scripts may run",
+        "If true, turn the install-script policy from a warning into a hard stop",
+        "If true, bypass the allowScripts policy entirely and run every script",
+        "When true submit audit reports alongside the current npm command",
+        "Tells npm to create symlinks for package executables",
+        "When true displays the message at the end of each install",
+        "When set file protocol dependencies will be packed and installed as tarballs",
+        "Whether to ignore the engines field of every package in the tree",
+        "Run all build scripts in the foreground, one at a time",
+        "Save installed packages to a package.json file as dependencies",
+    ];
+    for (i, line) in usage.iter().enumerate() {
+        log.push_str(&format!("npm error --flag-{i}\nnpm error   Default: {}\nnpm error     {line}\n", i % 2 == 0));
+    }
+    log.push_str("npm error aliases: clean-install, ic\nnpm error Run \"npm help ci\" for more info\n");
+    let log: String = log.lines().map(|l| format!("2026-11-30T12:40:04.1408660Z {l}\n")).collect();
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    for budget in [1536, 2048] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for want in ["can only install packages", "Missing: left-pad@1.3.0 from lock file", "npm error code EUSAGE"] {
+            assert!(o.contains(want), "{want} missing at {budget} in\n{o}");
+        }
+    }
+}
