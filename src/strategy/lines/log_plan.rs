@@ -52,6 +52,8 @@ pub const END_SHARE: f64 = 0.25;
 /// the end's share when no CI runner's verdict does (a CI runner prints its
 /// cleanup after a job's verdict, which anchors the share wherever it is).
 const VERDICT_REACH: usize = 200;
+/// Lines right after a tool's last verdict kept with the end.
+const AFTER_VERDICT: usize = 1;
 /// Most of the budget the task's lines take after the distinct failures,
 /// when the task's words are in the log.
 pub const TASK_SHARE: f64 = 0.4;
@@ -143,7 +145,8 @@ impl LogPlan<'_, '_, '_> {
         for k in (0..n).rev().take(self.options.edge) {
             self.keep.add(k, cap, Reason::End);
         }
-        let last_verdict = self.signals.iter().rev().find(|(_, s)| s.job_verdict()).map(|(k, _)| k).or_else(|| {
+        let job_verdict = self.signals.iter().rev().find(|(_, s)| s.job_verdict()).map(|(k, _)| k);
+        let last_verdict = job_verdict.or_else(|| {
             self.signals
                 .within(n.saturating_sub(VERDICT_REACH)..n)
                 .rev()
@@ -153,6 +156,16 @@ impl LogPlan<'_, '_, '_> {
         let region_end = last_verdict.map_or(n, |v| v + 1);
         let end_target = end_start + self.share(end_share);
         self.keep.add_back_from(region_end, end_target, cap, Reason::End);
+        // What a tool prints right after its last verdict, where no CI
+        // runner's cleanup follows it (`make: *** Waiting for unfinished
+        // jobs`, cargo's `warning: build failed, waiting for other jobs`).
+        if job_verdict.is_none()
+            && let Some(v) = last_verdict
+        {
+            for k in (v + 1..n).take(AFTER_VERDICT) {
+                self.keep.add(k, cap, Reason::End);
+            }
+        }
     }
 
     /// Phase 2: failure detail, holding back the start's share.

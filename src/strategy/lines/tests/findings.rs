@@ -380,3 +380,33 @@ fn a_report_of_failure_lines_keeps_its_opening_message_before_its_usage_text() {
         }
     }
 }
+
+#[test]
+fn what_make_prints_right_after_its_last_error_stays_with_the_end() {
+    // `make -j2`: two jobs' warnings interleaved, one job fails, make says
+    // it waits for the other, which prints more warnings before it ends.
+    let mut log = String::new();
+    for i in 0..120 {
+        let file = if i % 2 == 0 { "src/trie.c" } else { "src/url.c" };
+        log.push_str(&format!("cc -O2 -Wall -Wextra -c {file} -o build/part{i}.o\n"));
+        let rule = ["unused-variable", "unused-parameter", "sign-compare", "unused-function", "return-type"][i % 5];
+        log.push_str(&format!("{file}:{}:12: warning: ‘tmp_{i}’ is flagged [-W{rule}]\n", i + 20));
+        log.push_str(&format!("   {} |     int tmp_{i};\n      |         ^~~~~~\n", i + 20));
+    }
+    log.push_str("src/url.c:71:18: error: ‘const struct url_parts’ has no member named ‘port’\n");
+    log.push_str("   71 |     return atoi(u->port);\n      |                  ^~\n");
+    log.push_str("make: *** [Makefile:11: build/url.o] Error 1\nmake: *** Waiting for unfinished jobs....\n");
+    log.push_str("src/trie.c: In function ‘trie_sum’:\n");
+    log.push_str("src/trie.c:64:12: warning: ‘acc’ may be used uninitialized [-Wmaybe-uninitialized]\n");
+    log.push_str("   64 |     return acc;\n      |            ^~~\n");
+    log.push_str("src/trie.c:61:10: note: ‘acc’ was declared here\n   61 |     long acc;\n      |          ^~~\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    assert_eq!(kinds(&blocks), vec![Kind::Log]);
+    for budget in [2048, 4096, 8192] {
+        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        for want in ["has no member named ‘port’", "build/url.o] Error 1", "Waiting for unfinished jobs"] {
+            assert!(o.contains(want), "{want} missing at {budget} in\n{o}");
+        }
+    }
+}
