@@ -5,7 +5,8 @@
 //!
 //! 1. **Protected ends** ([`LogPlan::ends`]). The first line, and the last
 //!    lines up to a share of the budget ([`END_SHARE`]): the verdict of a
-//!    test run, a build or a CI job is at the end.
+//!    test run, a build or a CI job is at the end; a tool's (not a CI
+//!    runner's) last verdict with the line after it.
 //! 2. **Failure detail** ([`LogPlan::failure_detail`]), while a share for
 //!    the start ([`START_SHARE`]) is held back: lines a caller's spans
 //!    touch; the first diagnostic of each rule, the rarest first (see
