@@ -13,6 +13,10 @@
 //! worth the share of it that is kept. A matched line that opens a
 //! definition keeps its body's code first: its docstring is passed over.
 //!
+//! In search hits, a hit is raised by the task's words its hunk holds
+//! that it does not ([`search_hunks`]): the hits of one function hold the
+//! request's words between them.
+//!
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
 //! so at most a constant per line added, and the named definitions'
@@ -27,7 +31,7 @@ use super::keep::KeepSet;
 use super::kind::Kind;
 use super::readers::commits::is_commit;
 use super::readers::patterns::patterns;
-use super::readers::places::leading_file;
+use super::readers::places::{leading_file, leading_line};
 use super::task::Matches;
 use crate::signals::{is_blank, view};
 use crate::text::leading_blanks;
@@ -60,6 +64,10 @@ const HEADER_PART: f64 = 0.5;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
+/// Source lines (and output lines) a search hit's hunk reaches either side.
+const HUNK_REACH: usize = 24;
+/// Of its hunk's other hits' scores, what a search hit is raised by.
+const HUNK_RAISE: f64 = 0.5;
 /// The key that names a JSON object.
 const NAME_KEY: &str = "\"name\":";
 
@@ -90,7 +98,11 @@ pub(super) fn keep_task_lines<'a>(
         Ok(Some(h)) => own + HEADER_PART * matches.score(h),
         Err(_) => own,
     };
-    let raise = |k: usize| bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
+    let hunks = search_hunks(index, matches, kinds, &mut steps);
+    let raise = |k: usize| {
+        bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max)
+            + hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| hunks[i].1)
+    };
     // A line longer than the cap is cut to it, and its words may be in the
     // part cut: it is worth the share of it that is kept.
     let kept_share = |k: usize| match index.cps(k) {
@@ -205,6 +217,39 @@ pub(super) fn keep_task_lines<'a>(
         }
     }
     steps
+}
+
+/// In a search's hits, what each matched hit is raised by: a part
+/// ([`HUNK_RAISE`]) of the weights of the task's terms it does not hold
+/// that its hunk holds (the matched hits of its file within
+/// [`HUNK_REACH`] source lines of it, looked for among the [`HUNK_REACH`]
+/// output lines either side): a function whose hits hold the task's words
+/// between them, none all of them. Ascending by line; at most
+/// `2 × HUNK_REACH + 1` steps a matched hit.
+fn search_hunks(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
+    let lines: Vec<usize> = matches.lines().filter(|&k| kinds[index.text_of(k)] == Kind::Search).collect();
+    let mut out = Vec::new();
+    for (i, &k) in lines.iter().enumerate() {
+        let (Some(file), Some(at)) = (leading_file(index.line(k)), leading_line(index.line(k))) else { continue };
+        let own = matches.terms_on(k);
+        let mut union = own;
+        for &j in lines[i.saturating_sub(HUNK_REACH)..(i + HUNK_REACH + 1).min(lines.len())].iter() {
+            *steps += 1;
+            if j == k || j.abs_diff(k) > HUNK_REACH || index.text_of(j) != index.text_of(k) {
+                continue;
+            }
+            let near = leading_file(index.line(j)) == Some(file)
+                && leading_line(index.line(j)).is_some_and(|l| l.abs_diff(at) as usize <= HUNK_REACH);
+            if near {
+                union |= matches.terms_on(j);
+            }
+        }
+        let more = matches.weight_of(union & !own);
+        if more > 0.0 {
+            out.push((k, more * HUNK_RAISE));
+        }
+    }
+    out
 }
 
 /// Where a walk down a definition's body is in its docstring (a string

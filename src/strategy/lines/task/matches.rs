@@ -197,6 +197,16 @@ impl Matches {
         self.masks[k] & self.names
     }
 
+    /// The sum of the weights of the terms `mask` holds (bit `i`: term `i`).
+    pub(crate) fn weight_of(&self, mut mask: u32) -> f64 {
+        let mut sum = 0.0;
+        while mask != 0 {
+            sum += self.weights[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        sum
+    }
+
     /// The terms of weight on line `k` (bit `i`: term `i`).
     pub(crate) fn terms_on(&self, k: usize) -> u32 {
         let mask = self.masks[k];

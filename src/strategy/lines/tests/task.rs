@@ -344,3 +344,34 @@ fn a_directory_the_task_names_by_its_path_keeps_its_entries() {
     let kept = asked("Which files are the largest in pkg?");
     assert!(!(0..12).all(|f| kept.contains(&format!("file_7_{f}.cjs\n"))), "{kept}");
 }
+
+#[test]
+fn a_search_hit_among_hits_that_hold_the_tasks_other_words_comes_first() {
+    // `rg "style|theme"`: the function the task is about is not a hit by
+    // its name, but its hits hold the task's words between them, one each;
+    // elsewhere, single hits each hold two of them.
+    let words = ["defaults", "parser", "styler", "apply"];
+    let mut hits = String::new();
+    for i in 0..240 {
+        hits.push_str(&format!("pkg/mod{}.py:{}:    theme = style_{i}(value)\n", i % 24, i * 7 + 3));
+        if i % 12 == 6 {
+            let (a, b) = (words[i / 12 % 4], words[(i / 12 + 1) % 4]);
+            hits.push_str(&format!("pkg/other{i}.py:{}:    style.{a}(theme, {b}=True)\n", i + 40));
+        }
+    }
+    let function = [
+        "pkg/console.py:1438:        style_on = style or self.defaults.style\n",
+        "pkg/console.py:1442:            parsed = theme.parser(source)\n",
+        "pkg/console.py:1462:        chosen = self.styler if style_on else None\n",
+        "pkg/console.py:1464:            return chosen.apply(parsed)  # theme\n",
+    ];
+    hits.extend(function.iter().map(|l| l.to_string()));
+    for i in 0..60 {
+        hits.push_str(&format!("pkg/zeta{}.py:{}:    theme = style_z{i}(value)\n", i % 6, i * 5 + 1));
+    }
+    let task = "Where does render_text fall back to the defaults, and where does it apply the parser and the styler?";
+    let kept = with_task(&hits, Kind::Search, 2048, task);
+    for line in function {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+}
