@@ -223,25 +223,27 @@ pub(super) fn keep_task_lines<'a>(
 /// ([`HUNK_RAISE`]) of the weights of the task's terms it does not hold
 /// that its hunk holds (the matched hits of its file within
 /// [`HUNK_REACH`] source lines of it, looked for among the [`HUNK_REACH`]
-/// output lines either side): a function whose hits hold the task's words
-/// between them, none all of them. Ascending by line; at most
-/// `2 × HUNK_REACH + 1` steps a matched hit.
+/// matched hits either side): a function whose hits hold the task's words
+/// between them, none all of them. Ascending by line; each hit read once,
+/// then `2 × HUNK_REACH + 1` comparisons a hit.
 fn search_hunks(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
-    let lines: Vec<usize> = matches.lines().filter(|&k| kinds[index.text_of(k)] == Kind::Search).collect();
-    let mut out = Vec::new();
-    for (i, &k) in lines.iter().enumerate() {
-        let (Some(file), Some(at)) = (leading_file(index.line(k)), leading_line(index.line(k))) else { continue };
-        let own = matches.terms_on(k);
-        let mut union = own;
-        for &j in lines[i.saturating_sub(HUNK_REACH)..(i + HUNK_REACH + 1).min(lines.len())].iter() {
+    // Each matched hit read once: its text, its file, its line, its terms.
+    let hits: Vec<(usize, usize, &[u16], u32, u32)> = matches
+        .lines()
+        .filter(|&k| kinds[index.text_of(k)] == Kind::Search)
+        .filter_map(|k| {
             *steps += 1;
-            if j == k || j.abs_diff(k) > HUNK_REACH || index.text_of(j) != index.text_of(k) {
-                continue;
-            }
-            let near = leading_file(index.line(j)) == Some(file)
-                && leading_line(index.line(j)).is_some_and(|l| l.abs_diff(at) as usize <= HUNK_REACH);
-            if near {
-                union |= matches.terms_on(j);
+            let line = index.line(k);
+            Some((k, index.text_of(k), leading_file(line)?, leading_line(line)?, matches.terms_on(k)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(k, text, file, at, own)) in hits.iter().enumerate() {
+        let mut union = own;
+        for &(j, t, f, l, terms) in &hits[i.saturating_sub(HUNK_REACH)..(i + HUNK_REACH + 1).min(hits.len())] {
+            *steps += 1;
+            if j.abs_diff(k) <= HUNK_REACH && t == text && f == file && l.abs_diff(at) as usize <= HUNK_REACH {
+                union |= terms;
             }
         }
         let more = matches.weight_of(union & !own);
