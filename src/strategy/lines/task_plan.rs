@@ -7,20 +7,14 @@
 //! (a matched line there; the first [`NAMED_COMMITS`]) is kept with its
 //! changed lines ([`commit_changes`]).
 //!
-//! Within a source file, a matched line in the body of a definition the
-//! task names (a matched line that opens one) is raised by that
-//! definition's score ([`named_bodies`]); a line longer than the cap is
-//! worth the share of it that is kept. A matched line that opens a
-//! definition keeps its body's code first: its docstring is passed over.
-//!
-//! In search hits, a hit is raised by the task's words its hunk holds
-//! that it does not ([`search_hunks`]): the hits of one function hold the
-//! request's words between them.
+//! What each matched line is worth in that order (a named definition's
+//! body, a search hit's hunk, a listing's header, the share of a long
+//! line kept) is [`worth`]'s. A matched line that opens a definition keeps
+//! its body's code first: its docstring is passed over.
 //!
 //! Work: the matched lines, each read once, plus a bounded walk around
 //! each one kept (at most [`PARENT_REACH`] lines up, [`BODY_LINES`] down),
-//! so at most a constant per line added, and the named definitions'
-//! bodies, at most [`NAMED_DEFINITIONS`] walks over the text, and the
+//! so at most a constant per line added, what [`worth`] reads, and the
 //! named commits', at most [`COMMIT_REACH`] lines each.
 
 use std::ops::Range;
@@ -31,13 +25,16 @@ use super::keep::KeepSet;
 use super::kind::Kind;
 use super::readers::commits::is_commit;
 use super::readers::patterns::patterns;
-use super::readers::places::{leading_file, leading_line};
+use super::readers::places::leading_file;
 use super::task::Matches;
 use crate::signals::{is_blank, view};
 use crate::text::leading_blanks;
+use worth::Worth;
+
+mod worth;
 
 /// Lines walked up from a matched line for the lines it sits under.
-const PARENT_REACH: usize = 256;
+pub(super) const PARENT_REACH: usize = 256;
 /// Levels of lines it sits under kept (a method's class, a key's parents).
 const PARENTS: usize = 3;
 /// Lines of the block indented under a matched line kept with it (a
@@ -46,11 +43,6 @@ const BODY_LINES: usize = 40;
 /// Search hits, the strongest first, whose function (a hit above in the
 /// same file that opens one) is kept with them.
 const SEARCH_FUNCTIONS: usize = 2;
-/// Definitions the task names whose bodies its matched lines are raised in.
-const NAMED_DEFINITIONS: usize = 4;
-/// A matched line in the body of a definition the task names is raised by
-/// this many times the definition's own score.
-const NAMED_BODY_RAISE: f64 = 2.0;
 /// Commits the task names (a matched line of a commit's message) whose
 /// changes are kept with them, the highest score first.
 const NAMED_COMMITS: usize = 2;
@@ -58,16 +50,9 @@ const NAMED_COMMITS: usize = 2;
 const COMMIT_REACH: usize = 4096;
 /// Changed lines of a named commit kept with it, at most.
 const COMMIT_CHANGES: usize = 48;
-/// Of a listing's directory header's score, the part it counts for (see
-/// [`listing_headers`]).
-const HEADER_PART: f64 = 0.5;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
-/// Source lines (and output lines) a search hit's hunk reaches either side.
-const HUNK_REACH: usize = 24;
-/// Of its hunk's other hits' scores, what a search hit is raised by.
-const HUNK_RAISE: f64 = 0.5;
 /// The key that names a JSON object.
 const NAME_KEY: &str = "\"name\":";
 
@@ -88,28 +73,9 @@ pub(super) fn keep_task_lines<'a>(
     let mut steps = 0;
     let mut functions_sought = 0;
     let mut commits_opened = 0;
-    let bodies = named_bodies(index, matches, kinds, &mut steps);
-    let headers = listing_headers(index, matches, kinds, &mut steps);
+    let worth = Worth::new(index, matches, kinds, cap, &mut steps);
     let roots = listing_roots(index, matches, kinds, &mut steps);
-    // In a listing, a directory header is where its entries are, not a
-    // finding: it counts for a part, for itself and for each entry under it.
-    let score = |k: usize, own: f64| match headers.binary_search_by_key(&k, |&(e, _)| e).map(|i| headers[i].1) {
-        Ok(None) => HEADER_PART * own,
-        Ok(Some(h)) => own + HEADER_PART * matches.score(h),
-        Err(_) => own,
-    };
-    let hunks = search_hunks(index, matches, kinds, &mut steps);
-    let raise = |k: usize| {
-        bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max)
-            + hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| hunks[i].1)
-    };
-    // A line longer than the cap is cut to it, and its words may be in the
-    // part cut: it is worth the share of it that is kept.
-    let kept_share = |k: usize| match index.cps(k) {
-        c if c > cap => cap as f64 / c as f64,
-        _ => 1.0,
-    };
-    for k in matches.ranked(tier, |k, own| (score(k, own) + raise(k)) * kept_share(k)) {
+    for k in matches.ranked(tier, |k, own| worth.value(k, own)) {
         if keep.full() {
             break;
         }
@@ -219,41 +185,6 @@ pub(super) fn keep_task_lines<'a>(
     steps
 }
 
-/// In a search's hits, what each matched hit is raised by: a part
-/// ([`HUNK_RAISE`]) of the weights of the task's terms it does not hold
-/// that its hunk holds (the matched hits of its file within
-/// [`HUNK_REACH`] source lines of it, looked for among the [`HUNK_REACH`]
-/// matched hits either side): a function whose hits hold the task's words
-/// between them, none all of them. Ascending by line; each hit read once,
-/// then `2 × HUNK_REACH + 1` comparisons a hit.
-fn search_hunks(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
-    // Each matched hit read once: its text, its file, its line, its terms.
-    let hits: Vec<(usize, usize, &[u16], u32, u32)> = matches
-        .lines()
-        .filter(|&k| kinds[index.text_of(k)] == Kind::Search)
-        .filter_map(|k| {
-            *steps += 1;
-            let line = index.line(k);
-            Some((k, index.text_of(k), leading_file(line)?, leading_line(line)?, matches.terms_on(k)))
-        })
-        .collect();
-    let mut out = Vec::new();
-    for (i, &(k, text, file, at, own)) in hits.iter().enumerate() {
-        let mut union = own;
-        for &(j, t, f, l, terms) in &hits[i.saturating_sub(HUNK_REACH)..(i + HUNK_REACH + 1).min(hits.len())] {
-            *steps += 1;
-            if j.abs_diff(k) <= HUNK_REACH && t == text && f == file && l.abs_diff(at) as usize <= HUNK_REACH {
-                union |= terms;
-            }
-        }
-        let more = matches.weight_of(union & !own);
-        if more > 0.0 {
-            out.push((k, more * HUNK_RAISE));
-        }
-    }
-    out
-}
-
 /// Where a walk down a definition's body is in its docstring (a string
 /// of triple quotes that opens the body).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,7 +226,7 @@ fn count_triples(units: &[u16], q: u16) -> usize {
 
 /// Whether a line opens a definition (`def`, `fn`, `class`, …); `v` is
 /// room for its view.
-fn opens_definition(line: &[u16], v: &mut String) -> bool {
+pub(super) fn opens_definition(line: &[u16], v: &mut String) -> bool {
     view(line, v);
     patterns().definition.is_match(v.as_bytes()) || patterns().function.is_match(v.as_bytes())
 }
@@ -350,58 +281,6 @@ fn parents(index: &LineIndex<'_>, k: usize, start: usize, kind: Kind, steps: &mu
         }
     }
     out
-}
-
-/// The bodies of the definitions the task names in a source file: of the
-/// matched lines that open a definition (`def`, `fn`, `class`, …), the
-/// [`NAMED_DEFINITIONS`] of highest score, each with the lines after it
-/// indented under it (a closing bracket at its own indentation included)
-/// and what a matched line there is raised by, [`NAMED_BODY_RAISE`] times
-/// the definition's score: the task's words inside the function it names
-/// answer it before the same words elsewhere (a usage example in another
-/// docstring). Work: a step per matched line of a source file, and the
-/// bodies walked, at most [`NAMED_DEFINITIONS`] passes over the text.
-fn named_bodies(
-    index: &LineIndex<'_>,
-    matches: &Matches,
-    kinds: &[Kind],
-    steps: &mut usize,
-) -> Vec<(Range<usize>, f64)> {
-    let mut opens: Vec<(f64, usize)> = Vec::new();
-    let mut v = String::new();
-    for k in matches.lines() {
-        if kinds[index.text_of(k)] != Kind::Code {
-            continue;
-        }
-        *steps += 1;
-        if opens_definition(index.line(k), &mut v) {
-            opens.push((matches.score(k), k));
-        }
-    }
-    opens.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    opens.truncate(NAMED_DEFINITIONS);
-    opens
-        .into_iter()
-        .map(|(score, k)| {
-            let end = index.bounds[index.text_of(k)].end;
-            let indent = leading_blanks(index.line(k));
-            let mut last = k;
-            for j in k + 1..end {
-                *steps += 1;
-                let line = index.line(j);
-                if is_blank(line) {
-                    continue;
-                }
-                let at = leading_blanks(line);
-                let closes = at == indent && matches!(line.get(at).copied(), Some(0x29 | 0x5D | 0x7D));
-                if at <= indent && !closes {
-                    break;
-                }
-                last = j;
-            }
-            (k + 1..last + 1, score * NAMED_BODY_RAISE)
-        })
-        .collect()
 }
 
 /// The changes of the commit whose message holds line `k` of a commit log
@@ -505,43 +384,6 @@ fn listing_roots(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps
 }
 
 /// Whether a view is a listing's directory header (`ls -R`'s `dir:`).
-fn is_dir_header(v: &str) -> bool {
+pub(super) fn is_dir_header(v: &str) -> bool {
     v.trim_end().ends_with(':')
-}
-
-/// The matched lines of a listing (`ls -R`), ascending, each with the
-/// directory header above it (`None` for a header itself): an entry's path
-/// is its header's and its own name, and the header is kept with it as
-/// what places it, so an entry is ranked by its own words and a part
-/// ([`HEADER_PART`]) of its header's, a header by that part of its own.
-/// Work: at most [`PARENT_REACH`] lines up per matched line of a listing.
-fn listing_headers(
-    index: &LineIndex<'_>,
-    matches: &Matches,
-    kinds: &[Kind],
-    steps: &mut usize,
-) -> Vec<(usize, Option<usize>)> {
-    let mut out = Vec::new();
-    let mut v = String::new();
-    for k in matches.lines() {
-        let t = index.text_of(k);
-        if kinds[t] != Kind::Listing {
-            continue;
-        }
-        view(index.line(k), &mut v);
-        if is_dir_header(&v) {
-            out.push((k, None));
-            continue;
-        }
-        let floor = index.bounds[t].start.max(k.saturating_sub(PARENT_REACH));
-        for j in (floor..k).rev() {
-            *steps += 1;
-            view(index.line(j), &mut v);
-            if is_dir_header(&v) {
-                out.push((k, Some(j)));
-                break;
-            }
-        }
-    }
-    out
 }

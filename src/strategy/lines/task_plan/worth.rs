@@ -1,0 +1,208 @@
+//! What a matched line is worth in the task's ranking ([`Worth`]): its
+//! score, less for a listing's directory header and more for an entry
+//! under one; within a source file, raised in the body of a definition
+//! the task names (a matched line that opens one) by that definition's
+//! score ([`named_bodies`]); in search hits, raised by the task's words
+//! its hunk holds that it does not ([`search_hunks`]: the hits of one
+//! function hold the request's words between them); and for a line
+//! longer than the cap, the share of it that is kept.
+//!
+//! Work: a step per matched line, the named definitions' bodies (at most
+//! [`NAMED_DEFINITIONS`] walks over the text), at most [`PARENT_REACH`]
+//! lines up per matched entry of a listing, and `2 × HUNK_REACH + 1`
+//! comparisons per search hit.
+
+use std::ops::Range;
+
+use super::super::index::LineIndex;
+use super::super::kind::Kind;
+use super::super::readers::places::{leading_file, leading_line};
+use super::super::task::Matches;
+use super::{PARENT_REACH, is_dir_header, opens_definition};
+use crate::signals::{is_blank, view};
+use crate::text::leading_blanks;
+
+/// Definitions the task names whose bodies its matched lines are raised in.
+const NAMED_DEFINITIONS: usize = 4;
+/// A matched line in the body of a definition the task names is raised by
+/// this many times the definition's own score.
+const NAMED_BODY_RAISE: f64 = 2.0;
+/// Of a listing's directory header's score, the part it counts for (see
+/// [`listing_headers`]).
+const HEADER_PART: f64 = 0.5;
+/// Source lines (and output lines) a search hit's hunk reaches either side.
+const HUNK_REACH: usize = 24;
+/// Of its hunk's other hits' scores, what a search hit is raised by.
+const HUNK_RAISE: f64 = 0.5;
+
+/// What each matched line of one output is worth, read once per plan.
+pub(super) struct Worth<'m, 'i, 'a> {
+    index: &'i LineIndex<'a>,
+    matches: &'m Matches,
+    cap: usize,
+    /// The named definitions' bodies, each with what it raises a line by.
+    bodies: Vec<(Range<usize>, f64)>,
+    /// A listing's matched lines, each with its directory header.
+    headers: Vec<(usize, Option<usize>)>,
+    /// Search hits raised by their hunk, ascending.
+    hunks: Vec<(usize, f64)>,
+}
+
+impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
+    /// Reads what raises or lowers the matched lines of `index`'s texts;
+    /// adds the lines read to `steps`.
+    pub fn new(index: &'i LineIndex<'a>, matches: &'m Matches, kinds: &[Kind], cap: usize, steps: &mut usize) -> Self {
+        Worth {
+            index,
+            matches,
+            cap,
+            bodies: named_bodies(index, matches, kinds, steps),
+            headers: listing_headers(index, matches, kinds, steps),
+            hunks: search_hunks(index, matches, kinds, steps),
+        }
+    }
+
+    /// What matched line `k`, of score `own`, is worth.
+    pub fn value(&self, k: usize, own: f64) -> f64 {
+        // In a listing, a directory header is where its entries are, not a
+        // finding: it counts for a part, for itself and for each entry under it.
+        let score = match self.headers.binary_search_by_key(&k, |&(e, _)| e).map(|i| self.headers[i].1) {
+            Ok(None) => HEADER_PART * own,
+            Ok(Some(h)) => own + HEADER_PART * self.matches.score(h),
+            Err(_) => own,
+        };
+        let body = self.bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
+        let hunk = self.hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.hunks[i].1);
+        // A line longer than the cap is cut to it, and its words may be in
+        // the part cut: it is worth the share of it that is kept.
+        let kept_share = match self.index.cps(k) {
+            c if c > self.cap => self.cap as f64 / c as f64,
+            _ => 1.0,
+        };
+        (score + (body + hunk)) * kept_share
+    }
+}
+
+/// The bodies of the definitions the task names in a source file: of the
+/// matched lines that open a definition (`def`, `fn`, `class`, …), the
+/// [`NAMED_DEFINITIONS`] of highest score, each with the lines after it
+/// indented under it (a closing bracket at its own indentation included)
+/// and what a matched line there is raised by, [`NAMED_BODY_RAISE`] times
+/// the definition's score: the task's words inside the function it names
+/// answer it before the same words elsewhere (a usage example in another
+/// docstring). Work: a step per matched line of a source file, and the
+/// bodies walked, at most [`NAMED_DEFINITIONS`] passes over the text.
+fn named_bodies(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    kinds: &[Kind],
+    steps: &mut usize,
+) -> Vec<(Range<usize>, f64)> {
+    let mut opens: Vec<(f64, usize)> = Vec::new();
+    let mut v = String::new();
+    for k in matches.lines() {
+        if kinds[index.text_of(k)] != Kind::Code {
+            continue;
+        }
+        *steps += 1;
+        if opens_definition(index.line(k), &mut v) {
+            opens.push((matches.score(k), k));
+        }
+    }
+    opens.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    opens.truncate(NAMED_DEFINITIONS);
+    opens
+        .into_iter()
+        .map(|(score, k)| {
+            let end = index.bounds[index.text_of(k)].end;
+            let indent = leading_blanks(index.line(k));
+            let mut last = k;
+            for j in k + 1..end {
+                *steps += 1;
+                let line = index.line(j);
+                if is_blank(line) {
+                    continue;
+                }
+                let at = leading_blanks(line);
+                let closes = at == indent && matches!(line.get(at).copied(), Some(0x29 | 0x5D | 0x7D));
+                if at <= indent && !closes {
+                    break;
+                }
+                last = j;
+            }
+            (k + 1..last + 1, score * NAMED_BODY_RAISE)
+        })
+        .collect()
+}
+
+/// In a search's hits, what each matched hit is raised by: a part
+/// ([`HUNK_RAISE`]) of the weights of the task's terms it does not hold
+/// that its hunk holds (the matched hits of its file within
+/// [`HUNK_REACH`] source lines of it, looked for among the [`HUNK_REACH`]
+/// matched hits either side): a function whose hits hold the task's words
+/// between them, none all of them. Ascending by line; each hit read once,
+/// then `2 × HUNK_REACH + 1` comparisons a hit.
+fn search_hunks(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
+    // Each matched hit read once: its text, its file, its line, its terms.
+    let hits: Vec<(usize, usize, &[u16], u32, u32)> = matches
+        .lines()
+        .filter(|&k| kinds[index.text_of(k)] == Kind::Search)
+        .filter_map(|k| {
+            *steps += 1;
+            let line = index.line(k);
+            Some((k, index.text_of(k), leading_file(line)?, leading_line(line)?, matches.terms_on(k)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(k, text, file, at, own)) in hits.iter().enumerate() {
+        let mut union = own;
+        for &(j, t, f, l, terms) in &hits[i.saturating_sub(HUNK_REACH)..(i + HUNK_REACH + 1).min(hits.len())] {
+            *steps += 1;
+            if j.abs_diff(k) <= HUNK_REACH && t == text && f == file && l.abs_diff(at) as usize <= HUNK_REACH {
+                union |= terms;
+            }
+        }
+        let more = matches.weight_of(union & !own);
+        if more > 0.0 {
+            out.push((k, more * HUNK_RAISE));
+        }
+    }
+    out
+}
+
+/// The matched lines of a listing (`ls -R`), ascending, each with the
+/// directory header above it (`None` for a header itself): an entry's path
+/// is its header's and its own name, and the header is kept with it as
+/// what places it, so an entry is ranked by its own words and a part
+/// ([`HEADER_PART`]) of its header's, a header by that part of its own.
+/// Work: at most [`PARENT_REACH`] lines up per matched line of a listing.
+fn listing_headers(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    kinds: &[Kind],
+    steps: &mut usize,
+) -> Vec<(usize, Option<usize>)> {
+    let mut out = Vec::new();
+    let mut v = String::new();
+    for k in matches.lines() {
+        let t = index.text_of(k);
+        if kinds[t] != Kind::Listing {
+            continue;
+        }
+        view(index.line(k), &mut v);
+        if is_dir_header(&v) {
+            out.push((k, None));
+            continue;
+        }
+        let floor = index.bounds[t].start.max(k.saturating_sub(PARENT_REACH));
+        for j in (floor..k).rev() {
+            *steps += 1;
+            view(index.line(j), &mut v);
+            if is_dir_header(&v) {
+                out.push((k, Some(j)));
+                break;
+            }
+        }
+    }
+    out
+}
