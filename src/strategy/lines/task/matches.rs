@@ -180,12 +180,7 @@ impl Matches {
     /// ([`SET_ASIDE`]) where it holds half or more of a group of terms the
     /// task sets aside (of those found in this output).
     pub(crate) fn score(&self, k: usize) -> f64 {
-        let mut mask = self.masks[k];
-        let mut score = 0.0;
-        while mask != 0 {
-            score += self.weights[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-        }
+        let score = self.weight_of(self.masks[k]);
         let set_aside = self.aside.iter().any(|&g| (self.masks[k] & g).count_ones() * 2 >= g.count_ones());
         if set_aside { score * SET_ASIDE } else { score }
     }
