@@ -370,11 +370,8 @@ fn a_report_of_failure_lines_keeps_its_opening_message_before_its_usage_text() {
     }
     log.push_str("npm error aliases: clean-install, ic\nnpm error Run \"npm help ci\" for more info\n");
     let log: String = log.lines().map(|l| format!("2026-11-30T12:40:04.1408660Z {l}\n")).collect();
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Log]);
     for budget in [1536, 2048] {
-        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        let o = pruned_as(&log, Kind::Log, budget);
         for want in ["can only install packages", "Missing: left-pad@1.3.0 from lock file", "npm error code EUSAGE"] {
             assert!(o.contains(want), "{want} missing at {budget} in\n{o}");
         }
@@ -400,11 +397,8 @@ fn what_make_prints_right_after_its_last_error_stays_with_the_end() {
     log.push_str("src/trie.c:64:12: warning: ‘acc’ may be used uninitialized [-Wmaybe-uninitialized]\n");
     log.push_str("   64 |     return acc;\n      |            ^~~\n");
     log.push_str("src/trie.c:61:10: note: ‘acc’ was declared here\n   61 |     long acc;\n      |          ^~~\n");
-    let text = utf16(&log);
-    let blocks = [Block::Text(&text)];
-    assert_eq!(kinds(&blocks), vec![Kind::Log]);
     for budget in [2048, 4096, 8192] {
-        let o = out(&blocks, &prune(&blocks, &budgets(budget), &LineOptions::default()).unwrap());
+        let o = pruned_as(&log, Kind::Log, budget);
         for want in ["has no member named ‘port’", "build/url.o] Error 1", "Waiting for unfinished jobs"] {
             assert!(o.contains(want), "{want} missing at {budget} in\n{o}");
         }
