@@ -17,6 +17,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
+pub mod literals;
 pub mod portable;
 #[cfg(test)]
 mod tests;
@@ -104,6 +105,18 @@ pub fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
         return unsafe { x86_64::narrow(text, before, out) };
     }
     portable::narrow(text, before, out);
+}
+
+/// Writes `text` as one byte a unit into `out` (cleared first): ASCII
+/// lower-cased, anything else `0x80` (see [`portable::fold_ascii`]).
+#[inline]
+pub fn fold_ascii(text: &[u16], out: &mut Vec<u8>) {
+    #[cfg(target_arch = "x86_64")]
+    if level() == Level::Avx2 {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { x86_64::fold_ascii(text, out) };
+    }
+    portable::fold_ascii(text, out);
 }
 
 /// Writes the (W)UTF-8 bytes of `units` into `out` (room for three bytes

@@ -158,6 +158,24 @@ pub fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
     unsafe { out.set_len(text.len()) };
 }
 
+/// One byte per code unit: ASCII lower-cased, anything else `0x80`,
+/// written into `out` (cleared first); offsets equal code-unit offsets.
+/// The task's search reads text so, digits and all. Inlined into each
+/// CPU's build of it.
+#[inline(always)]
+pub fn fold_ascii(text: &[u16], out: &mut Vec<u8>) {
+    out.clear();
+    out.reserve(text.len());
+    // Selects only, no branches, into the spare capacity by index: the
+    // compiler vectorises this (with the caller's target features).
+    let spare = &mut out.spare_capacity_mut()[..text.len()];
+    for (o, &u) in spare.iter_mut().zip(text) {
+        o.write(if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 });
+    }
+    // SAFETY: the writes above initialised the first `text.len()` bytes.
+    unsafe { out.set_len(text.len()) };
+}
+
 /// One unit as [`narrow`] writes it, after unit `before`.
 #[inline(always)]
 fn narrow_unit(u: u16, before: u16) -> u8 {

@@ -65,6 +65,17 @@ mod x86_64 {
         }
 
         #[test]
+        fn folding_agrees(text in units(200)) {
+            if avx2() {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                // SAFETY: the CPU has AVX2, checked just above.
+                unsafe { vector::fold_ascii(&text, &mut fast) };
+                portable::fold_ascii(&text, &mut slow);
+                prop_assert_eq!(fast, slow);
+            }
+        }
+
+        #[test]
         fn encoding_agrees(text in units(300)) {
             if avx2() {
                 let (mut fast, mut slow) = (vec![0u8; 3 * text.len() + 1], vec![0u8; 3 * text.len() + 1]);

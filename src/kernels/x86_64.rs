@@ -82,6 +82,15 @@ pub(crate) unsafe fn narrow(text: &[u16], before: u16, out: &mut Vec<u8>) {
     super::portable::narrow(text, before, out);
 }
 
+/// [`fold_ascii`](super::portable::fold_ascii) with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn fold_ascii(text: &[u16], out: &mut Vec<u8>) {
+    super::portable::fold_ascii(text, out);
+}
+
 /// [`encode`](super::portable::encode) with AVX2.
 ///
 /// # Safety

@@ -5,11 +5,13 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use aho_corasick::{AhoCorasickBuilder, MatchKind};
-
 use super::super::index::LineIndex;
 use super::super::readers::places::leading_line;
 use super::{STOP_WORDS, Task, is_extension};
+use crate::kernels::{
+    self,
+    literals::{Leftmost, Literals},
+};
 
 /// A term on one line in this many or more weighs nothing.
 const COMMON: f64 = 2.0;
@@ -56,12 +58,11 @@ impl Matches {
             return None;
         }
         let pats = patterns(task);
-        let build = |live: &[usize]| {
-            AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(live.iter().map(|&p| &pats[p].0))
-        };
+        let build =
+            |live: &[usize]| Literals::new(&live.iter().map(|&p| &pats[p].0).collect::<Vec<_>>(), Leftmost::Longest);
         // The patterns searched for (pattern `p` is `pats[live[p]]`).
         let mut ids: Vec<usize> = (0..pats.len()).collect();
-        let mut searcher = build(&ids).ok()?;
+        let mut searcher = build(&ids)?;
         // Terms on most lines of the first chunk: the output's own words, no longer searched.
         let mut dropped = 0u32;
         let longest = pats.iter().map(|p| p.0.len()).max().unwrap_or(1);
@@ -83,17 +84,16 @@ impl Matches {
                 let to = (from + CHUNK).min(text.len());
                 // Reads past the chunk by a term's length, for the matches that start in it.
                 let read = &text[from..(to + longest - 1).min(text.len())];
-                narrowed.clear();
-                narrowed.extend(read.iter().map(|&u| if u < 0x80 { (u as u8).to_ascii_lowercase() } else { 0x80 }));
-                for m in searcher.find_iter(&narrowed[..]) {
+                kernels::fold_ascii(read, &mut narrowed);
+                for (start, end, p) in searcher.find_iter(&narrowed) {
                     steps += 1;
-                    let at = from + m.start();
-                    let (pattern, term, short) = &pats[ids[m.pattern().as_usize()]];
+                    let (at, len) = (from + start, end - start);
+                    let (pattern, term, short) = &pats[ids[p]];
                     let (term, short) = (*term, *short);
                     // A file's extension ends a name, wherever it starts.
                     let extension = is_extension(pattern);
                     let found = if extension {
-                        ends_word(text, at + m.len())
+                        ends_word(text, at + len)
                     } else {
                         starts_word(text, at) && !(names_file(pattern) && joined_to_name(text, at))
                     };
@@ -107,7 +107,7 @@ impl Matches {
                         line += 1;
                     }
                     // A short form stands for its word only where a word ends with it.
-                    if short && !ends_word(text, at + m.len()) {
+                    if short && !ends_word(text, at + len) {
                         continue;
                     }
                     let k = base + line;
@@ -135,7 +135,7 @@ impl Matches {
                         if ids.is_empty() {
                             break;
                         }
-                        searcher = build(&ids).ok()?;
+                        searcher = build(&ids)?;
                     }
                 }
                 from = to;
