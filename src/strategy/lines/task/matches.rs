@@ -12,6 +12,8 @@ use crate::kernels::{
     self,
     literals::{Leftmost, Literals},
 };
+use crate::parallel::{self, PARALLEL_FROM};
+use crate::text::TextLines;
 
 /// A term on one line in this many or more weighs nothing.
 const COMMON: f64 = 2.0;
@@ -30,6 +32,8 @@ const SHAPE_LINES: usize = 8;
 const SET_ASIDE: f64 = 0.25;
 /// Units narrowed and searched at a time.
 pub(super) const CHUNK: usize = 1 << 16;
+/// Chunks searched ahead of the one taken next, at most.
+const CHUNK_DEPTH: usize = 4;
 
 /// Where a task's terms are in one output: a bit per term for each line,
 /// and each term's weight.
@@ -67,80 +71,55 @@ impl Matches {
         let mut dropped = 0u32;
         let longest = pats.iter().map(|p| p.0.len()).max().unwrap_or(1);
         let n = index.line_count();
-        let mut masks = vec![0u32; n];
-        let mut lines_with = vec![0usize; task.terms.len()];
-        // Lines a term opens (after their indentation).
-        let mut leading = vec![0usize; task.terms.len()];
-        let mut steps = 0;
+        let k = task.terms.len();
+        let mut tally = Tally { masks: vec![0; n], lines_with: vec![0; k], leading: vec![0; k], steps: 0 };
+        // Each chunk of each text: (text, first unit).
+        let chunks: Vec<(usize, usize)> = index
+            .texts
+            .iter()
+            .enumerate()
+            .flat_map(|(t, (_, text))| (0..text.len()).step_by(CHUNK).map(move |f| (t, f)))
+            .collect();
+        let &(first_text, _) = chunks.first()?;
         let mut narrowed = Vec::with_capacity(CHUNK + longest);
-        for (t, (_, text)) in index.texts.iter().enumerate() {
-            let lines = index.lines_of(t);
-            let base = index.bounds[t].start;
-            let mut from = 0;
-            // The line of the last match: matches come in order, so each is
-            // found by a step forward, not a search.
-            let mut line = 0;
-            while from < text.len() {
-                let to = (from + CHUNK).min(text.len());
-                // Reads past the chunk by a term's length, for the matches that start in it.
-                let read = &text[from..(to + longest - 1).min(text.len())];
-                kernels::fold_ascii(read, &mut narrowed);
-                for (start, end, p) in searcher.find_iter(&narrowed) {
-                    steps += 1;
-                    let (at, len) = (from + start, end - start);
-                    let (pattern, term, short) = &pats[ids[p]];
-                    let (term, short) = (*term, *short);
-                    // A file's extension ends a name, wherever it starts.
-                    let extension = is_extension(pattern);
-                    let found = if extension {
-                        ends_word(text, at + len)
-                    } else {
-                        starts_word(text, at) && !(names_file(pattern) && joined_to_name(text, at))
-                    };
-                    if at >= to || !found {
-                        continue;
-                    }
-                    if at < lines.starts[line] as usize {
-                        line = lines.line_at(at);
-                    }
-                    while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
-                        line += 1;
-                    }
-                    // A short form stands for its word only where a word ends with it.
-                    if short && !ends_word(text, at + len) {
-                        continue;
-                    }
-                    let k = base + line;
-                    // The term, and the parts it holds (the longest match hides them).
-                    let mut new = (1u32 << term | task.implies[term]) & !masks[k];
-                    masks[k] |= new;
-                    let start = lines.starts[line] as usize;
-                    let opens = at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09);
-                    while new != 0 {
-                        let t = new.trailing_zeros() as usize;
-                        lines_with[t] += 1;
-                        leading[t] += usize::from(opens && t == term);
-                        new &= new - 1;
-                    }
+        let search = |s: &Literals, ids: &[usize], narrowed: &mut Vec<u8>, (t, from): (usize, usize)| {
+            let (found, read) = chunk_matches(&index.lines_of(t), from, longest, s, narrowed, |p| &pats[ids[p]]);
+            (index.bounds[t].start, found, read)
+        };
+        tally.take(search(&searcher, &ids, &mut narrowed, chunks[0]), &task.implies);
+        if first_text == 0 && CHUNK < index.texts[0].1.len() {
+            let seen = index.lines_of(0).line_at(CHUNK - 1) + 1;
+            for (i, &c) in tally.lines_with.iter().enumerate() {
+                if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 && task.aside_mask() & 1 << i == 0 {
+                    dropped |= 1 << i;
                 }
-                if from == 0 && t == 0 && to < text.len() {
-                    let seen = lines.line_at(to - 1) + 1;
-                    for (i, &c) in lines_with.iter().enumerate() {
-                        if seen >= SHAPE_LINES * 8 && c * 4 > seen * 3 && task.aside_mask() & 1 << i == 0 {
-                            dropped |= 1 << i;
-                        }
-                    }
-                    if dropped != 0 {
-                        ids.retain(|&p| dropped & 1 << pats[p].1 == 0);
-                        if ids.is_empty() {
-                            break;
-                        }
-                        searcher = build(&ids)?;
-                    }
+            }
+            if dropped != 0 {
+                ids.retain(|&p| dropped & 1 << pats[p].1 == 0);
+                if !ids.is_empty() {
+                    searcher = build(&ids)?;
                 }
-                from = to;
             }
         }
+        let rest = &chunks[1..];
+        if ids.is_empty() {
+            // Every term is the output's own: nothing more to search for.
+        } else if index.texts.iter().map(|(_, t)| t.len()).sum::<usize>() < PARALLEL_FROM {
+            for &chunk in rest {
+                tally.take(search(&searcher, &ids, &mut narrowed, chunk), &task.implies);
+            }
+        } else {
+            // The chunks are searched on two threads and taken in order.
+            parallel::ordered(
+                rest.len(),
+                CHUNK_DEPTH,
+                &mut narrowed,
+                || Box::new(Vec::with_capacity(CHUNK + longest)),
+                |narrowed, c| search(&searcher, &ids, narrowed, rest[c]),
+                |_, chunk| tally.take(chunk, &task.implies),
+            );
+        }
+        let Tally { mut masks, mut lines_with, leading, mut steps } = tally;
         // A range of line numbers is where a finding's or a hit's place is in it.
         if !task.ranges.is_empty() {
             for (k, mask) in masks.iter_mut().enumerate() {
@@ -240,6 +219,93 @@ impl Matches {
             .collect();
         Ranked(heap)
     }
+}
+
+/// What [`Matches::find`] has found so far.
+struct Tally {
+    /// Bit `i` of line `k`: term `i` is on line `k`.
+    masks: Vec<u32>,
+    /// The lines holding each term.
+    lines_with: Vec<usize>,
+    /// The lines each term opens (after their indentation).
+    leading: Vec<usize>,
+    /// Matches read.
+    steps: usize,
+}
+
+impl Tally {
+    /// Adds one chunk's terms, `(base, found, read)`: found in the text
+    /// whose first line is line `base`, of `read` matches. A term holds the
+    /// terms `implies` gives it (the longest match hides them).
+    fn take(&mut self, (base, found, read): (usize, Vec<Found>, usize), implies: &[u32]) {
+        self.steps += read;
+        for Found { line, term, opens } in found {
+            let k = base + line as usize;
+            let mut new = (1u32 << term | implies[term as usize]) & !self.masks[k];
+            self.masks[k] |= new;
+            while new != 0 {
+                let i = new.trailing_zeros() as usize;
+                self.lines_with[i] += 1;
+                self.leading[i] += usize::from(opens && i == term as usize);
+                new &= new - 1;
+            }
+        }
+    }
+}
+
+/// A term found where it counts: on line `line` of its text, whether it
+/// opens the line (after its indentation).
+struct Found {
+    line: u32,
+    term: u32,
+    opens: bool,
+}
+
+/// The terms found in the chunk of `lines` from unit `from` (the matches
+/// that start in it, read past its end by a pattern's length less one), in
+/// order, and the matches read. `pattern(p)` is the searcher's pattern `p`
+/// with its term and whether it is a short form.
+fn chunk_matches<'p>(
+    lines: &TextLines<'_>,
+    from: usize,
+    longest: usize,
+    searcher: &Literals,
+    narrowed: &mut Vec<u8>,
+    pattern: impl Fn(usize) -> &'p (Vec<u8>, usize, bool),
+) -> (Vec<Found>, usize) {
+    let text = lines.text;
+    let to = (from + CHUNK).min(text.len());
+    kernels::fold_ascii(&text[from..(to + longest - 1).min(text.len())], narrowed);
+    let mut found = Vec::new();
+    let mut read = 0;
+    // The line of the last match: matches come in order, so each is found
+    // by a step forward, not a search.
+    let mut line = lines.line_at(from);
+    for (start, end, p) in searcher.find_iter(narrowed) {
+        read += 1;
+        let (at, len) = (from + start, end - start);
+        let (pattern, term, short) = pattern(p);
+        // A file's extension ends a name, wherever it starts.
+        let whole = if is_extension(pattern) {
+            ends_word(text, at + len)
+        } else {
+            starts_word(text, at) && !(names_file(pattern) && joined_to_name(text, at))
+        };
+        if at >= to || !whole {
+            continue;
+        }
+        while lines.starts.get(line + 1).is_some_and(|&s| s as usize <= at) {
+            line += 1;
+        }
+        // A short form stands for its word only where a word ends with it.
+        if *short && !ends_word(text, at + len) {
+            continue;
+        }
+        let start = lines.starts[line] as usize;
+        let opens = at - start <= LEAD && text[start..at].iter().all(|&u| u == 0x20 || u == 0x09);
+        found.push(Found { line: line as u32, term: *term as u32, opens });
+    }
+    (found, read)
 }
 
 /// What [`Matches::find`] searches for, each with its term and whether it

@@ -330,6 +330,19 @@ fn a_term_on_most_lines_of_the_first_chunk_is_no_longer_searched() {
 }
 
 #[test]
+fn when_every_term_is_the_first_chunks_own_no_later_text_is_searched() {
+    // Every term on every line of the first text's first chunk: no term is
+    // searched for after it, in that text or the next.
+    let first: String = (0..6000).map(|i| format!("alpha step {i:06}\n")).collect();
+    assert!(first.len() > CHUNK);
+    let (first, second) = (utf16(&first), utf16("a line\nalpha in the second block\n"));
+    let blocks = [Block::Text(&first), Block::Text(&second)];
+    let index = LineIndex::new(&blocks).unwrap();
+    // The first chunk's `alpha`s were read, and weigh nothing: no line of weight.
+    assert!(Matches::find(&index, &task("alpha")).is_none());
+}
+
+#[test]
 fn a_long_prose_word_is_found_by_its_short_forms_as_whole_words() {
     let mut text = String::new();
     for i in 0..40 {
