@@ -232,6 +232,9 @@ impl LogPlan<'_, '_, '_> {
                     self.keep.add(c, cap, Reason::Cause);
                 }
                 if let Some(trace) = self.attached_trace(k) {
+                    if let Some(end) = self.trace_conclusion(k, &trace) {
+                        self.keep.add(end, cap, Reason::Cause);
+                    }
                     for f in self.signals.traces().key_frames(self.signals, trace).into_iter().take(KEY_FRAME_LINES) {
                         self.keep.add(f, cap, Reason::Frame);
                     }

@@ -106,6 +106,16 @@ impl LogPlan<'_, '_, '_> {
         })
     }
 
+    /// The failure line that ends `trace`, hung under failure line `k`,
+    /// where it reads otherwise than `k` (Python's exception under its
+    /// `Traceback` header, Java's `Caused by:`): what the header is about.
+    /// Another failure of `k`'s kind there (Go's next `--- FAIL:`) is not.
+    pub(super) fn trace_conclusion(&self, k: usize, trace: &std::ops::Range<usize>) -> Option<usize> {
+        let end = trace.end;
+        let s = (trace.start > k && end < self.n()).then(|| self.get(end))?;
+        (s.failure == Failure::Strong && s.template != self.get(k).template).then_some(end)
+    }
+
     /// The trace under failure line `k`, past its cause block: the first
     /// frame line at most a cause window below it, with no failure or
     /// summary line between.

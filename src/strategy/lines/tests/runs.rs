@@ -1,5 +1,6 @@
 //! Runs as tools print them when piped: TAP (tape's and `node --test`'s
-//! indented subtests) and a progress bar redrawn by carriage returns.
+//! indented subtests), a progress bar redrawn by carriage returns, and
+//! Python unittest reports.
 
 use super::super::*;
 use super::{budgets, out};
@@ -112,4 +113,24 @@ fn a_progress_bar_reads_as_its_last_frame_and_the_error_after_it_stays() {
         assert!(!o.contains("(0.0 MB of 800 MB)"), "{o}");
         assert_eq!(expand(&utf16(&o), &p.recovered(&blocks)), t);
     }
+}
+
+#[test]
+fn a_traceback_kept_as_a_failure_keeps_the_exception_it_ends_with() {
+    // `python -m unittest -v` of simplejson (runs8-tune): four reports whose
+    // `Traceback` header says nothing; the exception ending the first
+    // report's trace says what failed, and comes with the header's frames.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/__test__/fixtures/runs8-tune/unittest-v-simplejson-tab-neginf-surrogate/raw.log"
+    );
+    let log = std::fs::read_to_string(path).unwrap();
+    let o = super::pruned_as(&log, Kind::Log, 2048);
+    let kept: Vec<&str> = o.lines().collect();
+    assert!(kept.iter().any(|l| l.starts_with("FAIL: test_py_encode_basestring_ascii")), "{o}");
+    assert!(kept.contains(&"Traceback (most recent call last):"), "{o}");
+    assert!(
+        kept.iter().any(|l| l.starts_with("AssertionError: '\"/\\\\[37 chars]cda")),
+        "the first report's exception is missing\n{o}"
+    );
 }
