@@ -17,16 +17,22 @@ const points = 1 << 20
 const runs = quick ? 5 : 21
 const pruner = new NativePruner(resolveConfig({ strategy: 'lines' }))
 
-/** Median milliseconds of `f` over `runs` runs, after one warm-up. */
-function median(f) {
-  f()
-  const times = []
+/**
+ * Median milliseconds of each of `fs` over `runs` rounds, after one
+ * warm-up each. A round runs every one of them in turn, so a slow spell of
+ * a shared machine falls on all of them alike, not on one.
+ */
+function medians(...fs) {
+  for (const f of fs) f()
+  const times = fs.map(() => [])
   for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint()
-    f()
-    times.push(Number(process.hrtime.bigint() - start) / 1e6)
+    fs.forEach((f, j) => {
+      const start = process.hrtime.bigint()
+      f()
+      times[j].push(Number(process.hrtime.bigint() - start) / 1e6)
+    })
   }
-  return times.sort((a, b) => a - b)[runs >> 1]
+  return times.map((t) => t.sort((a, b) => a - b)[runs >> 1])
 }
 
 const rows = []
@@ -37,9 +43,11 @@ for (const [name, make] of Object.entries({ ...CLASSES, ...FLOODS })) {
   const middle = lines[lines.length >> 1].match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? ['nothing']
   const task = `why does ${middle.slice(0, 3).join(' ')} fail here`
   const long = Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ').slice(0, 10240)
-  const blind = median(() => pruner.plan(text))
-  const asked = median(() => pruner.plan(text, undefined, undefined, task))
-  const tenKb = median(() => pruner.plan(text, undefined, undefined, long))
+  const [blind, asked, tenKb] = medians(
+    () => pruner.plan(text),
+    () => pruner.plan(text, undefined, undefined, task),
+    () => pruner.plan(text, undefined, undefined, long),
+  )
   rows.push({ class: name, blind, task: asked, longTask: tenKb, ratio: asked / blind })
   console.log(`${name.padEnd(9)} task-blind ${blind.toFixed(2)} ms  with a task ${asked.toFixed(2)} ms (x${(asked / blind).toFixed(2)})  10 KB task ${tenKb.toFixed(2)} ms`)
 }
