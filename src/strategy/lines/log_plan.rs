@@ -29,6 +29,8 @@
 //! each a bounded number of times: the work is bounded by the text and
 //! never multiplied by the budget.
 
+use std::collections::HashSet;
+
 use super::index::LineIndex;
 use super::json_reports;
 use super::keep::KeepSet;
@@ -224,12 +226,17 @@ impl LogPlan<'_, '_, '_> {
                 .partition(|&&k| k as usize >= step || self.index.text_of(k as usize) != self.index.text_of(step));
             ranked.distinct = inside.into_iter().chain(before).collect();
         }
+        // The templates that have repeats.
+        let repeated: HashSet<u32> = ranked.repeats.iter().map(|&j| self.get(j as usize).template).collect();
         // Each distinct failure with its nearest causes and its trace's key frames...
         for &k in &ranked.distinct {
             let k = k as usize;
             if self.keep.add(k, cap, Reason::Failure) || self.keep.is_kept(k) {
                 for c in self.nearest_causes(k) {
                     self.keep.add(c, cap, Reason::Cause);
+                }
+                if let Some(j) = self.repeat_heading(k, &ranked.repeats, &repeated) {
+                    self.keep.add(j, cap, Reason::Cause);
                 }
                 if let Some(trace) = self.attached_trace(k) {
                     if let Some(end) = self.trace_conclusion(k, &trace) {

@@ -1,6 +1,8 @@
 //! What explains a failure line in a log's plan: its cause lines (the
 //! block under it, the lines above), its nearest ones, and its trace.
 
+use std::collections::HashSet;
+
 use super::LogPlan;
 use crate::signals::traces::CAUSE_BELOW;
 use crate::signals::{Failure, Frame, LineSignal, is_blank, text_starts_with};
@@ -8,6 +10,8 @@ use crate::signals::{Failure, Frame, LineSignal, is_blank, text_starts_with};
 /// Cause lines kept right after their failure line; the rest come once
 /// every distinct failure has its first ones.
 const NEAREST_CAUSES: usize = 1;
+/// How a section title opens (after a CI timestamp and indentation).
+const SECTION_RULES: [&str; 2] = ["___", "==="];
 /// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
 const VALUE_LINES: usize = 2;
 
@@ -104,6 +108,25 @@ impl LogPlan<'_, '_, '_> {
             let above = self.signals.traces().holding(k.checked_sub(1)?)?;
             Some(above.start..k)
         })
+    }
+
+    /// The line right above distinct failure `k` where it is a repeat
+    /// (in `repeats`, ascending) of another failure's template and `k`'s
+    /// template has none (in `repeated`): the line that introduces `k`'s
+    /// message, as a second panic's `thread … panicked at` does, or the
+    /// system call whose error a program then prints. Not above a section
+    /// title (`____ test ____`, `=====`): there the line above ends the
+    /// section before. Findings (a compiler's, a linter's) are read by rule.
+    pub(super) fn repeat_heading(&self, k: usize, repeats: &[u32], repeated: &HashSet<u32>) -> Option<usize> {
+        let j = k.checked_sub(1)?;
+        let (above, own) = (self.get(j), self.get(k));
+        let heading = above.failure == Failure::Strong
+            && !above.diagnostic()
+            && !own.diagnostic()
+            && repeats.binary_search(&(j as u32)).is_ok()
+            && !repeated.contains(&own.template)
+            && !SECTION_RULES.iter().any(|r| text_starts_with(self.index.line(k), r));
+        heading.then_some(j)
     }
 
     /// The failure line that ends `trace`, hung under failure line `k`,

@@ -134,3 +134,22 @@ fn a_traceback_kept_as_a_failure_keeps_the_exception_it_ends_with() {
         "the first report's exception is missing\n{o}"
     );
 }
+
+#[test]
+fn a_second_panics_message_keeps_the_line_that_says_where_it_panicked() {
+    // `cargo test` with RUST_BACKTRACE=1 (runs9-tune): two panics; the
+    // second's `thread … panicked at` shares the first's template, but it
+    // says where the unwrap message under it comes from.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/__test__/fixtures/runs9-tune/cargo-test-backtrace-numfmt-base36-luhn/raw.log"
+    );
+    let log = std::fs::read_to_string(path).unwrap();
+    let o = super::pruned_as(&log, Kind::Log, 2048);
+    let kept: Vec<&str> = o.lines().collect();
+    assert!(kept.contains(&"called `Option::unwrap()` on a `None` value"), "{o}");
+    assert!(
+        kept.iter().any(|l| l.starts_with("thread 'luhn_grouped_card_number'") && l.ends_with("panicked at src/lib.rs:68:79:")),
+        "the second panic's place is missing\n{o}"
+    );
+}
