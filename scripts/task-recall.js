@@ -15,12 +15,12 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { NativePruner } from '../index.js'
-import { headTail, linesConfig, loadCases, macroRecall, score, tail } from './recall.js'
+import { headTail, linesConfig, loadCases, macroRecall, manifest, score, tail } from './recall.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The task corpora under __test__/fixtures. */
-export const TASK_CORPORA = ['tasks-tune', 'tasks-check', 'tasks2-tune', 'tasks2-check', 'tasks3-tune', 'tasks3-check', 'tasks4-tune', 'tasks4-check', 'tasks5-tune', 'tasks5-check', 'tasks6-tune', 'tasks6-check', 'tasks7-tune', 'tasks7-check', 'tasks8-tune', 'tasks8-check', 'tasks9-tune', 'tasks9-check']
+/** The task corpora under __test__/fixtures: those the manifest marks `"task": true`. */
+export const TASK_CORPORA = manifest().corpora.filter((c) => c.task).map((c) => c.name)
 
 /** The cases under `dir` with their call and task (from case.json). */
 export function loadTaskCases(dir) {
