@@ -120,12 +120,7 @@ fn a_traceback_kept_as_a_failure_keeps_the_exception_it_ends_with() {
     // `python -m unittest -v` of simplejson (runs8-tune): four reports whose
     // `Traceback` header says nothing; the exception ending the first
     // report's trace says what failed, and comes with the header's frames.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/__test__/fixtures/runs8-tune/unittest-v-simplejson-tab-neginf-surrogate/raw.log"
-    );
-    let log = std::fs::read_to_string(path).unwrap();
-    let o = super::pruned_as(&log, Kind::Log, 2048);
+    let o = fixture_pruned_as("runs8-tune/unittest-v-simplejson-tab-neginf-surrogate", 2048);
     let kept: Vec<&str> = o.lines().collect();
     assert!(kept.iter().any(|l| l.starts_with("FAIL: test_py_encode_basestring_ascii")), "{o}");
     assert!(kept.contains(&"Traceback (most recent call last):"), "{o}");
@@ -140,16 +135,18 @@ fn a_second_panics_message_keeps_the_line_that_says_where_it_panicked() {
     // `cargo test` with RUST_BACKTRACE=1 (runs9-tune): two panics; the
     // second's `thread … panicked at` shares the first's template, but it
     // says where the unwrap message under it comes from.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/__test__/fixtures/runs9-tune/cargo-test-backtrace-numfmt-base36-luhn/raw.log"
-    );
-    let log = std::fs::read_to_string(path).unwrap();
-    let o = super::pruned_as(&log, Kind::Log, 2048);
+    let o = fixture_pruned_as("runs9-tune/cargo-test-backtrace-numfmt-base36-luhn", 2048);
     let kept: Vec<&str> = o.lines().collect();
     assert!(kept.contains(&"called `Option::unwrap()` on a `None` value"), "{o}");
     assert!(
         kept.iter().any(|l| l.starts_with("thread 'luhn_grouped_card_number'") && l.ends_with("panicked at src/lib.rs:68:79:")),
         "the second panic's place is missing\n{o}"
     );
+}
+
+/// A fixture's `raw.log` (`corpus/case` under `__test__/fixtures`), read as
+/// a log and pruned to `budget`.
+fn fixture_pruned_as(case: &str, budget: u64) -> String {
+    let path = format!("{}/__test__/fixtures/{case}/raw.log", env!("CARGO_MANIFEST_DIR"));
+    super::pruned_as(&std::fs::read_to_string(path).unwrap(), Kind::Log, budget)
 }
