@@ -159,9 +159,14 @@ impl Matches {
     /// ([`SET_ASIDE`]) where it holds half or more of a group of terms the
     /// task sets aside (of those found in this output).
     pub(crate) fn score(&self, k: usize) -> f64 {
-        let score = self.weight_of(self.masks[k]);
+        self.weight_of(self.masks[k]) * self.aside_share(k)
+    }
+
+    /// What line `k` is worth of what it would be: [`SET_ASIDE`] where it
+    /// holds half or more of a group of terms the task sets aside, else 1.
+    pub(crate) fn aside_share(&self, k: usize) -> f64 {
         let set_aside = self.aside.iter().any(|&g| (self.masks[k] & g).count_ones() * 2 >= g.count_ones());
-        if set_aside { score * SET_ASIDE } else { score }
+        if set_aside { SET_ASIDE } else { 1.0 }
     }
 
     /// The names of weight the task writes as code on line `k` (bit `i`:

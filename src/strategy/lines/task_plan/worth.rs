@@ -79,7 +79,8 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
             c if c > self.cap => self.cap as f64 / c as f64,
             _ => 1.0,
         };
-        (score + (body + hunk)) * kept_share
+        // What the task sets aside is worth a part, raised or not.
+        (score + (body + hunk) * self.matches.aside_share(k)) * kept_share
     }
 }
 

@@ -375,3 +375,25 @@ fn a_search_hit_among_hits_that_hold_the_tasks_other_words_comes_first() {
         assert!(kept.contains(line), "{line} missing in\n{kept}");
     }
 }
+
+#[test]
+fn a_search_hit_the_task_sets_aside_is_not_raised_by_its_hunk() {
+    // `rg -n "deadline|shield" trio/` (tasks10-tune): the tests' hits hold
+    // the task's words between them as the code's do, but the request sets
+    // the tests aside. Raised by their hunks in full, they came before the
+    // code that turns a relative deadline into an absolute one on entry.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/__test__/fixtures/tasks10-tune/o01-search-trio-relative-deadline-b/raw.log"
+    );
+    let hits = std::fs::read_to_string(path).unwrap();
+    let task = "I want fail_after with a timeout that only starts counting when the scope is entered. Where does \
+                CancelScope handle relative_deadline versus deadline, and what happens if both are set? Ignore the tests.";
+    let kept = with_task(&hits, Kind::Search, 8192, task);
+    for line in [
+        "trio/_core/_run.py:622:            self._deadline = current_time() + self._relative_deadline\n",
+        "trio/_core/_run.py:623:            self._relative_deadline = inf\n",
+    ] {
+        assert!(kept.contains(line), "{line} missing in\n{kept}");
+    }
+}
