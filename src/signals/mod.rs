@@ -271,16 +271,22 @@ pub(crate) fn gallop(lines: &[u32], hint: usize, k: usize) -> usize {
     lo + lines[lo..hi].partition_point(|&l| (l as usize) < k)
 }
 
+/// `line` without a CI timestamp, the ANSI escapes in front of its text
+/// and a tool's line prefix (see [`content_start`]).
+pub fn content(line: &[u16]) -> &[u16] {
+    &line[content_start(line)..]
+}
+
 /// Whether `line` holds nothing but white space once a CI timestamp and
 /// ANSI escapes are taken off.
 pub fn is_blank(line: &[u16]) -> bool {
-    line[content_start(line)..].iter().all(|&u| crate::text::is_space(u))
+    content(line).iter().all(|&u| crate::text::is_space(u))
 }
 
 /// Whether `line`'s text, once a CI timestamp, ANSI escapes and its
 /// indentation are taken off, starts with `word` (ASCII).
 pub fn text_starts_with(line: &[u16], word: &str) -> bool {
-    let body = &line[content_start(line)..];
+    let body = content(line);
     let start = body.iter().position(|&u| !crate::text::is_space(u)).unwrap_or(body.len());
     body[start..].iter().copied().take(word.len()).eq(word.bytes().map(u16::from))
 }

@@ -4,14 +4,13 @@
 use std::collections::HashSet;
 
 use super::LogPlan;
+use super::sections::framed_title;
 use crate::signals::traces::CAUSE_BELOW;
-use crate::signals::{Failure, Frame, LineSignal, is_blank, text_starts_with};
+use crate::signals::{Failure, Frame, LineSignal, content, is_blank, text_starts_with};
 
 /// Cause lines kept right after their failure line; the rest come once
 /// every distinct failure has its first ones.
 const NEAREST_CAUSES: usize = 1;
-/// How a section title opens (after a CI timestamp and indentation).
-const SECTION_RULES: [&str; 2] = ["___", "==="];
 /// Value lines (`Expected:`, `Received:`) kept right after their failure at most.
 const VALUE_LINES: usize = 2;
 
@@ -114,9 +113,9 @@ impl LogPlan<'_, '_, '_> {
     /// (in `repeats`, ascending) of another failure's template and `k`'s
     /// template has none (in `repeated`): the line that introduces `k`'s
     /// message, as a second panic's `thread … panicked at` does, or the
-    /// system call whose error a program then prints. Not above a section
-    /// title (`____ test ____`, `=====`): there the line above ends the
-    /// section before. Findings (a compiler's, a linter's) are read by rule.
+    /// system call whose error a program then prints. Not above a framed
+    /// section title (`____ test ____`, `=== FAILURES ===`): there the line
+    /// above ends the section before. Findings (a compiler's, a linter's) are read by rule.
     pub(super) fn repeat_heading(&self, k: usize, repeats: &[u32], repeated: &HashSet<u32>) -> Option<usize> {
         let j = k.checked_sub(1)?;
         let (above, own) = (self.get(j), self.get(k));
@@ -125,7 +124,7 @@ impl LogPlan<'_, '_, '_> {
             && !own.diagnostic()
             && repeats.binary_search(&(j as u32)).is_ok()
             && !repeated.contains(&own.template)
-            && !SECTION_RULES.iter().any(|r| text_starts_with(self.index.line(k), r));
+            && !framed_title(content(self.index.line(k)));
         heading.then_some(j)
     }
 
