@@ -6,8 +6,10 @@
 //! identifiers (`parseDate`, `parse_date`, `parse-date` and a path's
 //! segments each give their parts, and the whole word is a term too),
 //! lower-cased, with common English words and short fragments left out, at
-//! most [`MAX_TERMS`] of them. An empty task changes nothing: every plan is
-//! byte for byte what it is without one.
+//! most [`MAX_TERMS`] of them; a word a request counts is a term with the
+//! word counting it too (`many branch` of "too many branches", which a
+//! linter's finding holds), after every other. An empty task changes
+//! nothing: every plan is byte for byte what it is without one.
 //!
 //! [`Matches`] reads one output for the task's terms in one pass (a term
 //! matches where it starts a word or a `camelCase` part, so `date` is found
@@ -118,7 +120,9 @@ impl Task {
         let asked = texts.collect::<Vec<_>>();
         let mut groups = vec![0u32; aside.len()];
         let mut aside_from = None;
-        let words = asked.into_iter().flatten().map(|w| (None, w));
+        // Counted words come after every word: they never take a word's room.
+        let (pairs, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&PAIR_MARK));
+        let words = words.into_iter().chain(pairs).map(|w| (None, w));
         for (group, word) in
             words.chain(aside.into_iter().enumerate().flat_map(|(g, ws)| ws.into_iter().map(move |w| (Some(g), w))))
         {
@@ -133,6 +137,11 @@ impl Task {
                 if !ranges.iter().any(|&(t, _, _)| t == at) {
                     ranges.push((at, first, last));
                 }
+                continue;
+            }
+            // Words counted (`many branch`) are a term as they are written, of prose.
+            if let Some((&PAIR_MARK, pair)) = word.split_first() {
+                intern(&mut terms, &mut literal, &mut implies, pair.to_vec(), false);
                 continue;
             }
             // A phrase quoted is a term as it is written.
@@ -315,12 +324,16 @@ fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
     }
     for p in &parts {
         let numeric = p.iter().all(u8::is_ascii_digit);
-        let stop = STOP_WORDS.binary_search(&std::str::from_utf8(p).unwrap_or_default()).is_ok();
-        if p.len() >= MIN_TERM && !stop && (numeric || p.iter().any(u8::is_ascii_alphabetic)) {
+        if p.len() >= MIN_TERM && !is_stop_word(p) && (numeric || p.iter().any(u8::is_ascii_alphabetic)) {
             out.push((stem(p), false));
         }
     }
     out
+}
+
+/// Whether `word`, lower-case, is one of [`STOP_WORDS`].
+fn is_stop_word(word: &[u8]) -> bool {
+    STOP_WORDS.binary_search(&std::str::from_utf8(word).unwrap_or_default()).is_ok()
 }
 
 /// `word` without an English plural's or tense's ending, so that the stem
@@ -353,7 +366,9 @@ fn stem(word: &[u8]) -> Vec<u8> {
 mod matches;
 mod request;
 pub(crate) use matches::Matches;
-use request::{CODE_MARK, PHRASE_MARK, is_one_of, programs_of_command, request_words, words, words_of_command};
+use request::{
+    CODE_MARK, PAIR_MARK, PHRASE_MARK, is_one_of, programs_of_command, request_words, words, words_of_command,
+};
 
 #[cfg(test)]
 mod tests;

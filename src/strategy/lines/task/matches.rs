@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 
 use super::super::index::LineIndex;
 use super::super::readers::places::leading_line;
-use super::{STOP_WORDS, Task, is_extension};
+use super::{Task, is_extension, is_stop_word};
 use crate::kernels::{
     self,
     literals::{Leftmost, Literals},
@@ -333,8 +333,7 @@ fn patterns(task: &Task) -> Vec<(Vec<u8>, usize, bool)> {
         }
         for len in SHORT_FORM_MIN..=(t.len() - 2).min(SHORT_FORM_MAX) {
             let short = &t[..len];
-            let stop = STOP_WORDS.binary_search(&std::str::from_utf8(short).unwrap_or_default()).is_ok();
-            if !stop && !task.terms.iter().any(|u| u.as_slice() == short) {
+            if !is_stop_word(short) && !task.terms.iter().any(|u| u.as_slice() == short) {
                 pats.push((short.to_vec(), i, true));
             }
         }

@@ -173,6 +173,7 @@ pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
                 aside.push(clause.split_off(aside_at));
                 clause.truncate(asked);
             }
+            out.extend(counted_words(&clause).collect::<Vec<_>>());
             out.extend(clause);
             from = at + 1;
             opening = if stop {
@@ -195,6 +196,28 @@ pub(super) fn is_one_of(word: &[u8], words: &[&str]) -> bool {
 /// Marks a word of a request written in a `code span`: a term as it is
 /// written (not stemmed), weighed as code.
 pub(super) const CODE_MARK: u8 = b'`';
+
+/// Words that count what follows them: `too many branches`, `more than
+/// five arguments`, `too complex`.
+const COUNTING: &[&str] = &["few", "fewer", "less", "many", "more", "most", "several", "too"];
+
+/// Marks a word a request counts, after the word counting it (`many
+/// branch`): a term as it is written, found where the output holds both
+/// (a linter's `Too many branches`), so that a finding that counts what
+/// the request counts comes before findings that only share its words.
+pub(super) const PAIR_MARK: u8 = b'~';
+
+/// The words `clause` counts, each after the word of [`COUNTING`] right
+/// before it, lower-cased, stemmed, marked [`PAIR_MARK`]: words of prose
+/// (letters only) that are no stop words.
+fn counted_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    clause.windows(2).filter_map(|w| {
+        let counted = w[1].to_ascii_lowercase();
+        let prose = counted.len() >= super::MIN_TERM && counted.iter().all(u8::is_ascii_alphabetic);
+        (is_one_of(&w[0], COUNTING) && prose && !super::is_stop_word(&counted))
+            .then(|| [&[PAIR_MARK][..], &w[0].to_ascii_lowercase(), b" ", &super::stem(&counted)].concat())
+    })
+}
 
 /// Marks a phrase a request quotes (`'Map keys must be unique'`): a term
 /// as it is written, found where the output holds it whole.

@@ -42,6 +42,16 @@ fn a_request_keeps_its_words_of_substance_stemmed() {
 }
 
 #[test]
+fn a_word_a_request_counts_is_a_term_with_the_word_counting_it() {
+    assert_eq!(
+        terms("Which functions have too many branches or statements?"),
+        ["function", "branch", "statement", "many branch"]
+    );
+    // Only after a word that counts, and only a word of prose that is no stop word.
+    assert_eq!(terms("the many `parseDate` calls, too many of them"), ["parsedate", "parse", "date", "call"]);
+}
+
+#[test]
 fn flags_and_short_fragments_are_no_terms() {
     assert_eq!(terms("pytest -k test_parse_date -x"), ["pytest", "test_parse_date", "test", "parse", "date"]);
     assert!(task("-x -k a b 12").is_empty());

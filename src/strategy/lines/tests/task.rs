@@ -397,3 +397,23 @@ fn a_search_hit_the_task_sets_aside_is_not_raised_by_its_hunk() {
         assert!(kept.contains(line), "{line} missing in\n{kept}");
     }
 }
+
+#[test]
+fn a_finding_that_counts_what_the_request_counts_comes_before_one_sharing_more_words() {
+    // A linter's flood: each function with too many branches, and more
+    // findings whose message holds two of the request's other words
+    // ("statement", "function") where the counted one holds one.
+    let mut log = String::new();
+    for i in 0..400 {
+        let line = match i % 40 {
+            3 => format!("pkg/mod_{i}.py:{i}:9: PLR0912 Too many branches ({} > 12)\n", 13 + i % 7),
+            5 | 25 => format!("pkg/mod_{i}.py:{i}:9: PLR1711 Useless `return` statement at end of function\n"),
+            _ => format!("pkg/mod_{i}.py:{i}:13: UP032 Use f-string instead of `format` call\n"),
+        };
+        log.push_str(&line);
+    }
+    let kept = with_task(&log, Kind::Log, 3072, "Which functions have too many branches or statements? Worst first.");
+    for i in (0..400).filter(|i| i % 40 == 3) {
+        assert!(kept.contains(&format!("pkg/mod_{i}.py:{i}:9: PLR0912 Too many branches")), "{i} in\n{kept}");
+    }
+}
