@@ -194,12 +194,15 @@ impl Matches {
 
     /// Reorders `lines` so that those holding a term of weight come first,
     /// the highest score first (the earlier first among equal scores), the
-    /// others after them in the order they had.
+    /// others after them in the order they had, and those the task sets
+    /// aside ("ignore the keygen failures") last, in the order they had.
     pub(crate) fn lead_with_matched(&self, lines: &mut Vec<u32>) {
+        let (aside, lines_asked): (Vec<u32>, Vec<u32>) =
+            lines.iter().partition(|&&k| self.aside_share(k as usize) < 1.0);
         let (mut matched, rest): (Vec<u32>, Vec<u32>) =
-            lines.iter().partition(|&&k| self.lines.binary_search(&k).is_ok());
+            lines_asked.into_iter().partition(|&k| self.lines.binary_search(&k).is_ok());
         matched.sort_by(|&a, &b| self.score(b as usize).total_cmp(&self.score(a as usize)));
-        *lines = matched.into_iter().chain(rest).collect();
+        *lines = matched.into_iter().chain(rest).chain(aside).collect();
     }
 
     /// The lines holding a term of weight, ascending.

@@ -281,6 +281,28 @@ fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
 }
 
 #[test]
+fn failures_the_request_sets_aside_lead_after_every_other() {
+    // Failures of two tests the request names, of one it does not, and one
+    // it sets aside, which also holds a word it asks about.
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!("tests/test_misc.py::test_{i} PASSED\n"));
+    }
+    text.push_str("FAILED tests/test_keygen.py::test_keygen_case_order\n"); // 60
+    text.push_str("ERROR tests/test_other.py::test_unrelated\n"); // 61
+    text.push_str("FAILED tests/test_sorted.py::test_case_order\n"); // 62
+    let units = utf16(&text);
+    let blocks = [Block::Text(&units)];
+    let index = LineIndex::new(&blocks).unwrap();
+    let found =
+        Matches::find(&index, &task("Why do the failing tests get the case order wrong? Ignore the keygen failures."))
+            .unwrap();
+    let mut failures = vec![60, 61, 62];
+    found.lead_with_matched(&mut failures);
+    assert_eq!(failures, [62, 61, 60]);
+}
+
+#[test]
 fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     let asked = |command: &str| -> Vec<String> {
         Task::asked(&utf16(""), Some(&utf16(command))).terms().map(str::to_owned).collect()
