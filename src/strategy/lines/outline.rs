@@ -138,8 +138,9 @@ fn hit_path(v: &[u8]) -> Option<&[u8]> {
     (digits > 0 && v.get(path + 1 + digits) == Some(&b':')).then(|| &v[..path])
 }
 
-/// Search results: the first hit of every file, then the others file by
-/// file in turn, then the context lines.
+/// Search results: the first hit of every file that is no import (its
+/// first, where all are), then the others file by file in turn, then the
+/// context lines.
 fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut by_file = Groups::default();
     let mut context = Vec::new();
@@ -151,8 +152,39 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             None => context.push(k as u32),
         }
     }
-    let files = by_file.lists;
+    // A file's imports of what was searched for say least about it: its
+    // first other hit leads it, the rest in their order.
+    let mut files = by_file.lists;
+    for hits in &mut files {
+        let first = hits.iter().position(|&k| {
+            view(lines.line(k as usize), &mut v);
+            !hit_text(v.as_bytes()).is_some_and(is_import)
+        });
+        if let Some(i) = first.filter(|&i| i > 0) {
+            hits[..=i].rotate_right(1);
+        }
+    }
     vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
+}
+
+/// A search hit's text: after its `path:line:`.
+fn hit_text(v: &[u8]) -> Option<&[u8]> {
+    let path = hit_path(v)?;
+    let rest = &v[path.len() + 1..];
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    Some(&rest[digits + 1..])
+}
+
+/// Whether a line of code only imports (`import x`, `from x import y`,
+/// `use x::y;`, `#include <x>`, `const x = require('x')`).
+fn is_import(code: &[u8]) -> bool {
+    let code = code.trim_ascii();
+    let has = |needle: &[u8]| code.windows(needle.len()).any(|w| w == needle);
+    code.starts_with(b"import ")
+        || code.starts_with(b"from ") && has(b" import ")
+        || code.starts_with(b"use ") && code.ends_with(b";")
+        || code.starts_with(b"#include")
+        || (code.starts_with(b"const ") || code.starts_with(b"var ") || code.starts_with(b"let ")) && has(b"require(")
 }
 
 /// Lines grouped by a key (a file, a directory), groups in the order their

@@ -130,6 +130,19 @@ fn hit_paths_are_what_the_pattern_takes() {
 }
 
 #[test]
+fn a_searchs_file_is_led_by_its_first_hit_that_is_no_import() {
+    let hits = tiers_of(
+        Kind::Search,
+        "a.py:1:from x.errors import Bad\na.py:9:    import x\na.py:50:        raise Bad(\na.py:60:    except Bad:\n\
+         b.rs:3:use x::Bad;\nb.rs:4:use y::Bad;\nc.js:1:const Bad = require('x')\nc.js:8:throw new Bad()\n",
+    );
+    // a.py's raise, b.rs's first import (it has nothing else), c.js's throw.
+    assert_eq!(hits[0], vec![2, 4, 7]);
+    // Then each file's other hits in their order.
+    assert_eq!(hits[1], vec![0, 5, 6, 1, 3]);
+}
+
+#[test]
 fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
     let commit = |n: u32| {
         format!(
