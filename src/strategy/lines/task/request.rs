@@ -173,8 +173,11 @@ pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
                 aside.push(clause.split_off(aside_at));
                 clause.truncate(asked);
             }
-            out.extend(counted_words(&clause).collect::<Vec<_>>());
+            let (counted, negated): (Vec<_>, Vec<_>) =
+                (counted_words(&clause).collect(), negated_words(&clause).collect());
+            out.extend(counted);
             out.extend(clause);
+            out.extend(negated);
             from = at + 1;
             opening = if stop {
                 Opening::Sentence
@@ -216,6 +219,24 @@ fn counted_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
         let prose = counted.len() >= super::MIN_TERM && counted.iter().all(u8::is_ascii_alphabetic);
         (is_one_of(&w[0], COUNTING) && prose && !super::is_stop_word(&counted))
             .then(|| [&[PAIR_MARK][..], &w[0].to_ascii_lowercase(), b" ", &super::stem(&counted)].concat())
+    })
+}
+
+/// Words that negate the word after them: `not`, and the first part of a
+/// negative contraction (`aren't` is read as `aren` and `t`).
+const NEGATING: &[&str] = &["aren", "didn", "doesn", "don", "isn", "never", "not", "wasn", "weren"];
+
+/// The words `clause` negates, as a tool words them: `un` before each
+/// participle or `-able` word of prose (no stop word) right after a word of
+/// [`NEGATING`] (or its `t`): "names that aren't defined" asks for
+/// `undefined`, "not reachable" for `unreachable`; "not sure" for nothing.
+fn negated_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    clause.iter().enumerate().skip(1).filter_map(move |(i, w)| {
+        let before = if clause[i - 1].eq_ignore_ascii_case(b"t") && i >= 2 { &clause[i - 2] } else { &clause[i - 1] };
+        let w = w.to_ascii_lowercase();
+        let done = [&b"ed"[..], b"able", b"ible"].iter().any(|end| w.ends_with(end));
+        let prose = done && w.iter().all(u8::is_ascii_alphabetic) && !super::is_stop_word(&w);
+        (prose && is_one_of(before, NEGATING)).then(|| [&b"un"[..], &w].concat())
     })
 }
 

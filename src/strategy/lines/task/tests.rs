@@ -52,6 +52,15 @@ fn a_word_a_request_counts_is_a_term_with_the_word_counting_it() {
 }
 
 #[test]
+fn a_word_a_request_negates_is_found_as_a_tool_words_it() {
+    // "aren't defined" is what a linter calls `Undefined`; "not reachable", `unreachable`.
+    assert_eq!(terms("names that aren't defined anywhere"), ["name", "defin", "anywhere", "undefin"]);
+    assert_eq!(terms("code not reachable"), ["reachable", "unreachable"]);
+    // Only right after the negation, and only a word of prose that is no stop word.
+    assert_eq!(terms("not the `x_1`; not used; defined never. Not sure."), ["x_1", "defin", "never", "sure"]);
+}
+
+#[test]
 fn flags_and_short_fragments_are_no_terms() {
     assert_eq!(terms("pytest -k test_parse_date -x"), ["pytest", "test_parse_date", "test", "parse", "date"]);
     assert!(task("-x -k a b 12").is_empty());
