@@ -120,8 +120,8 @@ impl Task {
         let asked = texts.collect::<Vec<_>>();
         let mut groups = vec![0u32; aside.len()];
         let mut aside_from = None;
-        // Counted words come after every word: they never take a word's room.
-        let (pairs, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&PAIR_MARK));
+        // Terms marked late come after every word: they never take a word's room.
+        let (pairs, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&LATE_MARK));
         let words = words.into_iter().chain(pairs).map(|w| (None, w));
         for (group, word) in
             words.chain(aside.into_iter().enumerate().flat_map(|(g, ws)| ws.into_iter().map(move |w| (Some(g), w))))
@@ -139,8 +139,8 @@ impl Task {
                 }
                 continue;
             }
-            // Words counted (`many branch`) are a term as they are written, of prose.
-            if let Some((&PAIR_MARK, pair)) = word.split_first() {
+            // Words counted (`many branch`) and joined (`keepalive`) are a term as written, of prose.
+            if let Some((&LATE_MARK, pair)) = word.split_first() {
                 intern(&mut terms, &mut literal, &mut implies, pair.to_vec(), false);
                 continue;
             }
@@ -367,7 +367,7 @@ mod matches;
 mod request;
 pub(crate) use matches::Matches;
 use request::{
-    CODE_MARK, PAIR_MARK, PHRASE_MARK, is_one_of, programs_of_command, request_words, words, words_of_command,
+    CODE_MARK, LATE_MARK, PHRASE_MARK, is_one_of, programs_of_command, request_words, words, words_of_command,
 };
 
 #[cfg(test)]

@@ -176,6 +176,7 @@ pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
             let (counted, negated): (Vec<_>, Vec<_>) =
                 (counted_words(&clause).collect(), negated_words(&clause).collect());
             out.extend(counted);
+            out.extend(joined_words(&clause).collect::<Vec<_>>());
             out.extend(clause);
             out.extend(negated);
             from = at + 1;
@@ -204,21 +205,36 @@ pub(super) const CODE_MARK: u8 = b'`';
 /// five arguments`, `too complex`.
 const COUNTING: &[&str] = &["few", "fewer", "less", "many", "more", "most", "several", "too"];
 
-/// Marks a word a request counts, after the word counting it (`many
-/// branch`): a term as it is written, found where the output holds both
-/// (a linter's `Too many branches`), so that a finding that counts what
-/// the request counts comes before findings that only share its words.
-pub(super) const PAIR_MARK: u8 = b'~';
+/// Marks a term of prose as it is written, taken after every other word
+/// of the request (so it never takes a word's room): a word the request
+/// counts after the word counting it (`many branch`, found where a linter
+/// writes `Too many branches`, so that a finding that counts what the
+/// request counts comes before findings that only share its words), or a
+/// hyphenated word joined (`keepalive` of `keep-alive`).
+pub(super) const LATE_MARK: u8 = b'~';
 
 /// The words `clause` counts, each after the word of [`COUNTING`] right
-/// before it, lower-cased, stemmed, marked [`PAIR_MARK`]: words of prose
+/// before it, lower-cased, stemmed, marked [`LATE_MARK`]: words of prose
 /// (letters only) that are no stop words.
 fn counted_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
     clause.windows(2).filter_map(|w| {
         let counted = w[1].to_ascii_lowercase();
         let prose = counted.len() >= super::MIN_TERM && counted.iter().all(u8::is_ascii_alphabetic);
         (is_one_of(&w[0], COUNTING) && prose && !super::is_stop_word(&counted))
-            .then(|| [&[PAIR_MARK][..], &w[0].to_ascii_lowercase(), b" ", &super::stem(&counted)].concat())
+            .then(|| [&[LATE_MARK][..], &w[0].to_ascii_lowercase(), b" ", &super::stem(&counted)].concat())
+    })
+}
+
+/// The hyphenated words of prose of `clause` (letters and `-` only),
+/// joined as code writes them, lower-cased, marked [`LATE_MARK`]:
+/// `keep-alive` is `keepalive_timeout` or `KeepAlive` in code.
+fn joined_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    clause.iter().filter_map(|w| {
+        let prose = w.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-') && w.contains(&b'-');
+        prose.then(|| {
+            let joined = w.iter().filter(|&&b| b != b'-').map(u8::to_ascii_lowercase);
+            [LATE_MARK].into_iter().chain(joined).collect()
+        })
     })
 }
 

@@ -21,7 +21,7 @@ fn the_stop_words_are_sorted_for_their_search() {
 fn identifiers_split_as_code_splits_them_and_stay_whole_too() {
     assert_eq!(terms("parseDate"), ["parsedate", "parse", "date"]);
     assert_eq!(terms("parse_date"), ["parse_date", "parse", "date"]);
-    assert_eq!(terms("parse-date"), ["parse-date", "parse", "date"]);
+    assert_eq!(terms("parse-date"), ["parse-date", "parse", "date", "parsedate"]);
     assert_eq!(terms("src/router.ts"), ["src/router.ts", "src", "router"]);
 }
 
@@ -49,6 +49,17 @@ fn a_word_a_request_counts_is_a_term_with_the_word_counting_it() {
     );
     // Only after a word that counts, and only a word of prose that is no stop word.
     assert_eq!(terms("the many `parseDate` calls, too many of them"), ["parsedate", "parse", "date", "call"]);
+}
+
+#[test]
+fn a_hyphenated_word_is_also_a_term_joined_after_every_other() {
+    // `keep-alive` is `keepalive_timeout` in code; the joined form comes last.
+    assert_eq!(
+        terms("how long is an idle keep-alive connection kept open"),
+        ["long", "idle", "keep-alive", "keep", "alive", "connection", "kept", "open", "keepalive"]
+    );
+    // Not a path, a name with digits or a word in a code span.
+    assert_eq!(terms("utf-8 in `x-y`"), ["utf-8", "utf", "x-y"]);
 }
 
 #[test]
@@ -207,7 +218,7 @@ fn words_a_request_sets_aside_are_no_terms() {
     // The clause after "ignore" / "apart from" names what is not wanted.
     assert_eq!(
         terms("Ignore the assert ones (S101); which other S-rule findings are there in cli.py?"),
-        ["s-rule", "cli.py", "cli"]
+        ["s-rule", "cli.py", "cli", "srule"]
     );
     assert_eq!(
         terms("Apart from the missing-annotation noise, mypy reports None problems."),
