@@ -6,10 +6,12 @@
 //! identifiers (`parseDate`, `parse_date`, `parse-date` and a path's
 //! segments each give their parts, and the whole word is a term too),
 //! lower-cased, with common English words and short fragments left out, at
-//! most [`MAX_TERMS`] of them; a word a request counts is a term with the
-//! word counting it too (`many branch` of "too many branches", which a
-//! linter's finding holds), after every other. An empty task changes
-//! nothing: every plan is byte for byte what it is without one.
+//! most [`MAX_TERMS`] of them. A request is also read as a tool words
+//! what it asks: a word it counts with the word counting it (`many
+//! branch` of "too many branches"), a hyphenated word joined (`keepalive`),
+//! both after every other word, and a participle it negates with `un`
+//! (`undefined` of "aren't defined"). An empty task changes nothing: every
+//! plan is byte for byte what it is without one.
 //!
 //! [`Matches`] reads one output for the task's terms in one pass (a term
 //! matches where it starts a word or a `camelCase` part, so `date` is found
@@ -121,8 +123,8 @@ impl Task {
         let mut groups = vec![0u32; aside.len()];
         let mut aside_from = None;
         // Terms marked late come after every word: they never take a word's room.
-        let (pairs, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&LATE_MARK));
-        let words = words.into_iter().chain(pairs).map(|w| (None, w));
+        let (late, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&LATE_MARK));
+        let words = words.into_iter().chain(late).map(|w| (None, w));
         for (group, word) in
             words.chain(aside.into_iter().enumerate().flat_map(|(g, ws)| ws.into_iter().map(move |w| (Some(g), w))))
         {
@@ -140,8 +142,8 @@ impl Task {
                 continue;
             }
             // Words counted (`many branch`) and joined (`keepalive`) are a term as written, of prose.
-            if let Some((&LATE_MARK, pair)) = word.split_first() {
-                intern(&mut terms, &mut literal, &mut implies, pair.to_vec(), false);
+            if let Some((&LATE_MARK, term)) = word.split_first() {
+                intern(&mut terms, &mut literal, &mut implies, term.to_vec(), false);
                 continue;
             }
             // A phrase quoted is a term as it is written.

@@ -125,7 +125,9 @@ fn set_aside_from(clause: &[Vec<u8>], opening: Opening, goes_on: bool) -> Option
 /// about ("a switch to ignore those errors", "the blind `except
 /// Exception`", "blow up, skip that item"). Returns the words asked for
 /// and the words set aside (each clause's, and those of
-/// [`without_set_aside_asides`]).
+/// [`without_set_aside_asides`]). The words asked for hold, with each
+/// clause's, the words it counts ([`counted_words`]), joins
+/// ([`joined_words`]) and negates ([`negated_words`]) as a tool words them.
 pub(super) fn request_words(text: &[u16]) -> (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) {
     let (text, mut aside) = without_set_aside_asides(text);
     let text = &text;
@@ -219,10 +221,15 @@ pub(super) const LATE_MARK: u8 = b'~';
 fn counted_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
     clause.windows(2).filter_map(|w| {
         let counted = w[1].to_ascii_lowercase();
-        let prose = counted.len() >= super::MIN_TERM && counted.iter().all(u8::is_ascii_alphabetic);
-        (is_one_of(&w[0], COUNTING) && prose && !super::is_stop_word(&counted))
+        (is_one_of(&w[0], COUNTING) && is_prose_term(&counted))
             .then(|| [&[LATE_MARK][..], &w[0].to_ascii_lowercase(), b" ", &super::stem(&counted)].concat())
     })
+}
+
+/// Whether `word`, lower-case, is a word of prose that is a term: letters
+/// only, at least [`MIN_TERM`](super::MIN_TERM) of them, no stop word.
+fn is_prose_term(word: &[u8]) -> bool {
+    word.len() >= super::MIN_TERM && word.iter().all(u8::is_ascii_alphabetic) && !super::is_stop_word(word)
 }
 
 /// The hyphenated words of prose of `clause` (letters and `-` only),
@@ -251,8 +258,7 @@ fn negated_words(clause: &[Vec<u8>]) -> impl Iterator<Item = Vec<u8>> + '_ {
         let before = if clause[i - 1].eq_ignore_ascii_case(b"t") && i >= 2 { &clause[i - 2] } else { &clause[i - 1] };
         let w = w.to_ascii_lowercase();
         let done = [&b"ed"[..], b"able", b"ible"].iter().any(|end| w.ends_with(end));
-        let prose = done && w.iter().all(u8::is_ascii_alphabetic) && !super::is_stop_word(&w);
-        (prose && is_one_of(before, NEGATING)).then(|| [&b"un"[..], &w].concat())
+        (done && is_prose_term(&w) && is_one_of(before, NEGATING)).then(|| [&b"un"[..], &w].concat())
     })
 }
 

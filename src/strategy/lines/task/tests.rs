@@ -102,11 +102,17 @@ type Found = Option<(Vec<f64>, Vec<usize>)>;
 
 fn matches(text: &str, task_text: &str) -> (Vec<u16>, Found) {
     let units = utf16(text);
-    let blocks = [Block::Text(&units)];
-    let index = LineIndex::new(&blocks).unwrap();
-    let found = Matches::find(&index, &task(task_text))
-        .map(|m| ((0..index.line_count()).map(|k| m.score(k)).collect(), m.ranked(|_| 0, |_, score| score).collect()));
+    let lines = text.lines().count();
+    let found = find(text, task_text)
+        .map(|m| ((0..lines).map(|k| m.score(k)).collect(), m.ranked(|_| 0, |_, score| score).collect()));
     (units, found)
+}
+
+/// Where `task_text`'s words are in `text`, one block.
+fn find(text: &str, task_text: &str) -> Option<Matches> {
+    let units = utf16(text);
+    let blocks = [Block::Text(&units)];
+    Matches::find(&LineIndex::new(&blocks).unwrap(), &task(task_text))
 }
 
 #[test]
@@ -302,8 +308,8 @@ fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
 
 #[test]
 fn failures_the_request_sets_aside_lead_after_every_other() {
-    // Failures of two tests the request names, of one it does not, and one
-    // it sets aside, which also holds a word it asks about.
+    // A failure the request asks about, one holding none of its words, and
+    // one it sets aside that holds the words it asks about too.
     let mut text = String::new();
     for i in 0..60 {
         text.push_str(&format!("tests/test_misc.py::test_{i} PASSED\n"));
@@ -311,12 +317,8 @@ fn failures_the_request_sets_aside_lead_after_every_other() {
     text.push_str("FAILED tests/test_keygen.py::test_keygen_case_order\n"); // 60
     text.push_str("ERROR tests/test_other.py::test_unrelated\n"); // 61
     text.push_str("FAILED tests/test_sorted.py::test_case_order\n"); // 62
-    let units = utf16(&text);
-    let blocks = [Block::Text(&units)];
-    let index = LineIndex::new(&blocks).unwrap();
-    let found =
-        Matches::find(&index, &task("Why do the failing tests get the case order wrong? Ignore the keygen failures."))
-            .unwrap();
+    let asked = "Why do the failing tests get the case order wrong? Ignore the keygen failures.";
+    let found = find(&text, asked).unwrap();
     let mut failures = vec![60, 61, 62];
     found.lead_with_matched(&mut failures);
     assert_eq!(failures, [62, 61, 60]);
