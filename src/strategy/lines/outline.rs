@@ -143,36 +143,43 @@ fn hit_path(v: &[u8]) -> Option<&[u8]> {
 /// context lines.
 fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut by_file = Groups::default();
+    // Each file's first hit that is no import, where it has one: a file's
+    // imports of what was searched for say least about it.
+    let mut lead: Vec<Option<usize>> = Vec::new();
     let mut context = Vec::new();
     let mut v = String::new();
     for k in 0..lines.len() {
         view(lines.line(k), &mut v);
         match hit_path(v.as_bytes()) {
-            Some(path) => by_file.add(path, k as u32),
+            Some(path) => {
+                let import = is_import(hit_text(v.as_bytes(), path.len()));
+                let (g, at) = by_file.add(path, k as u32);
+                if g == lead.len() {
+                    lead.push(None);
+                }
+                if !import && lead[g].is_none() {
+                    lead[g] = Some(at);
+                }
+            }
             None => context.push(k as u32),
         }
     }
-    // A file's imports of what was searched for say least about it: its
-    // first other hit leads it, the rest in their order.
+    // That hit leads its file, the rest in their order.
     let mut files = by_file.lists;
-    for hits in &mut files {
-        let first = hits.iter().position(|&k| {
-            view(lines.line(k as usize), &mut v);
-            !hit_text(v.as_bytes()).is_some_and(is_import)
-        });
-        if let Some(i) = first.filter(|&i| i > 0) {
+    for (hits, lead) in files.iter_mut().zip(lead) {
+        if let Some(i) = lead {
             hits[..=i].rotate_right(1);
         }
     }
     vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
 }
 
-/// A search hit's text: after its `path:line:`.
-fn hit_text(v: &[u8]) -> Option<&[u8]> {
-    let path = hit_path(v)?;
-    let rest = &v[path.len() + 1..];
+/// A search hit's text: after its `path:line:` (`path` bytes long, as
+/// [`hit_path`] read it).
+fn hit_text(v: &[u8], path: usize) -> &[u8] {
+    let rest = &v[path + 1..];
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    Some(&rest[digits + 1..])
+    &rest[digits + 1..]
 }
 
 /// Whether a line of code only imports (`import x`, `from x import y`,
@@ -196,12 +203,18 @@ struct Groups {
 }
 
 impl Groups {
-    fn add(&mut self, key: &[u8], line: u32) {
+    /// Adds `line` to `key`'s group; returns the group's index and the
+    /// line's place in it.
+    fn add(&mut self, key: &[u8], line: u32) -> (usize, usize) {
         match self.index.get(key) {
-            Some(&i) => self.lists[i].push(line),
+            Some(&i) => {
+                self.lists[i].push(line);
+                (i, self.lists[i].len() - 1)
+            }
             None => {
                 self.index.insert(key.to_owned(), self.lists.len());
                 self.lists.push(vec![line]);
+                (self.lists.len() - 1, 0)
             }
         }
     }
