@@ -5,10 +5,7 @@ use super::*;
 
 #[test]
 fn a_term_counts_where_it_starts_a_word_or_a_camel_case_part() {
-    let mut text = String::new();
-    for i in 0..40 {
-        text.push_str(&format!("line {i} of nothing\n"));
-    }
+    let mut text = lines_of(40, |i| format!("line {i} of nothing\n"));
     text.push_str("let d = parseDate(x)\n"); // 40
     text.push_str("update the record\n"); // 41: `date` inside `update` is no match
     text.push_str("date_of(birth)\n"); // 42
@@ -44,10 +41,7 @@ fn a_common_term_weighs_nothing_and_a_rare_one_most() {
 #[test]
 fn a_match_across_the_chunk_edge_is_found_once() {
     // A line long enough that the term straddles the end of the first chunk.
-    let mut text = String::new();
-    for i in 0..20 {
-        text.push_str(&format!("filler {i}\n"));
-    }
+    let mut text = lines_of(20, |i| format!("filler {i}\n"));
     let pad = CHUNK - text.len() - 3;
     text.push_str(&" ".repeat(pad));
     text.push_str("needle here\n");
@@ -111,10 +105,7 @@ fn a_term_written_as_code_weighs_more_than_a_word_of_prose_as_rare() {
 fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
     // Definitions of `validate_items` in the library and in its tests, the
     // tests' first; and one line of `test_version` that is no definition.
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("lib/other_{i}.py:{i}: x = {i}\n"));
-    }
+    let mut text = lines_of(60, |i| format!("lib/other_{i}.py:{i}: x = {i}\n"));
     text.push_str("tests/test_drafts.py:10:def validate_items(case):\n"); // 60
     text.push_str("lib/drafts.py:20:def validate_items(instance):\n"); // 61
     text.push_str("tests/test_version.py:3:import sys\n"); // 62
@@ -132,10 +123,7 @@ fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
     assert_eq!(scores[62], 0.0);
     // A group of several words sets a line aside where it holds half of
     // them or more: "arguments" alone is not "missing type arguments".
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("m.py:{i}: note: see {i}\n"));
-    }
+    let mut text = lines_of(60, |i| format!("m.py:{i}: note: see {i}\n"));
     text.push_str("m.py:70: error: Missing type arguments for generic Mapping\n"); // 60
     text.push_str("m.py:71: error: Too many arguments for Mapping\n"); // 61
     let (_, found) = matches(&text, "Apart from missing type arguments, what errors does Mapping raise in m.py?");
@@ -148,10 +136,7 @@ fn a_line_holding_what_the_request_sets_aside_ranks_below_its_equals() {
 fn failures_the_request_sets_aside_lead_after_every_other() {
     // A failure the request asks about, one holding none of its words, and
     // one it sets aside that holds the words it asks about too.
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("tests/test_misc.py::test_{i} PASSED\n"));
-    }
+    let mut text = lines_of(60, |i| format!("tests/test_misc.py::test_{i} PASSED\n"));
     text.push_str("FAILED tests/test_keygen.py::test_keygen_case_order\n"); // 60
     text.push_str("ERROR tests/test_other.py::test_unrelated\n"); // 61
     text.push_str("FAILED tests/test_sorted.py::test_case_order\n"); // 62
@@ -212,10 +197,7 @@ fn when_every_term_is_the_first_chunks_own_no_later_text_is_searched() {
 
 #[test]
 fn a_long_prose_word_is_found_by_its_short_forms_as_whole_words() {
-    let mut text = String::new();
-    for i in 0..40 {
-        text.push_str(&format!("node_modules/pkg/file_{i}.js\n"));
-    }
+    let mut text = lines_of(40, |i| format!("node_modules/pkg/file_{i}.js\n"));
     text.push_str("node_modules/date-fns/locale/ja-Hira.cjs\n"); // 40: `Hira`, a whole part
     text.push_str("const hirable = true\n"); // 41: `hira` goes on into a longer word
     text.push_str("let authConfig = load()\n"); // 42: `auth` and `config`, camelCase parts
@@ -242,10 +224,7 @@ fn a_files_extension_is_a_term_where_it_ends_a_name_and_a_method_called_is_not()
         terms("list every .so, the .pyi stubs and arrow.utcnow().shift(days)"),
         [".so", ".pyi", "stub", "arrow.utcnow", "arrow", "utcnow", "shift", "day"]
     );
-    let mut text = String::new();
-    for i in 0..40 {
-        text.push_str(&format!("-rw-r--r-- 1 root root {i} mod{i}.py\n"));
-    }
+    let mut text = lines_of(40, |i| format!("-rw-r--r-- 1 root root {i} mod{i}.py\n"));
     text.push_str("-rwxr-xr-x 1 root root 600104 _image.cpython-311-x86_64-linux-gnu.so\n"); // 40
     text.push_str("lrwxrwxrwx 1 root root 15 libz.so.1 -> libz.so.1.3\n"); // 41
     text.push_str("-rw-r--r-- 1 root root 812 resort.sort\n"); // 42: `.so` starts `.sort`
@@ -264,10 +243,7 @@ fn a_two_letter_name_written_with_a_capital_is_a_term() {
         terms("Which Qt backends, if any, and no Tk? In CI we time IO at 9 AM"),
         ["qt", "backend", "tk", "time", "io"]
     );
-    let mut text = String::new();
-    for i in 0..40 {
-        text.push_str(&format!("-rw-r--r-- 1 root root {i} backend_agg{i}.py\n"));
-    }
+    let mut text = lines_of(40, |i| format!("-rw-r--r-- 1 root root {i} backend_agg{i}.py\n"));
     text.push_str("-rw-r--r-- 1 root root 46470 backend_qt.py\n"); // 40
     text.push_str("-rw-r--r-- 1 root root 3413 backend_qtagg.py\n"); // 41
     text.push_str("-rw-r--r-- 1 root root 5381 qt_compat.py\n"); // 42
@@ -284,10 +260,8 @@ fn a_range_of_line_numbers_finds_the_places_in_it() {
     // `2.0-3.1` is not two numbers, `1-99999` spans too many lines.
     assert_eq!(terms("fields.py around lines 1650-1720"), ["fields.py", "field", "around", "1650-1720"]);
     assert_eq!(terms("from 2.0-3.1 and 1-99999"), ["2.0-3.1", "1-99999", "99999"]);
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("src/fields.py:{}: error: Function is missing a type annotation\n", 100 + i * 40));
-    }
+    let mut text =
+        lines_of(60, |i| format!("src/fields.py:{}: error: Function is missing a type annotation\n", 100 + i * 40));
     text.push_str("src/fields.py:1656: error: Too many arguments for \"Mapping\"\n"); // 60
     text.push_str("src/fields.py(1720,4): error TS2345: Argument of type\n"); // 61: a type checker's place
     text.push_str("src/fields.py:1721: error: Statement is unreachable\n"); // 62: past the range
@@ -317,10 +291,7 @@ fn a_quoted_phrase_is_a_term_found_whole() {
         assert!(terms(request).iter().all(|w| !w.contains(' ')), "{request}: {:?}", terms(request));
     }
     // Found whole, the line holding it ranks above those holding its words apart.
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("src/other_{i}.ts:{i}: const x = {i}\n"));
-    }
+    let mut text = lines_of(60, |i| format!("src/other_{i}.ts:{i}: const x = {i}\n"));
     text.push_str("src/compose.ts:10: // keys of a map must be unique, see below\n"); // 60
     text.push_str("src/compose.ts:20: onError(MAP_KEYS, 'Map keys must be unique')\n"); // 61
     let (_, found) = matches(&text, "where is 'Map keys must be unique' raised?");
@@ -333,10 +304,7 @@ fn a_quoted_phrase_is_a_term_found_whole() {
 fn a_file_the_task_names_is_not_found_inside_another_files_name() {
     // `validate.py` is not `test_validate.py` nor `pre-validate.py`; its
     // parts still are where they are.
-    let mut text = String::new();
-    for i in 0..60 {
-        text.push_str(&format!("tests/test_validate.py::test_case_{i} PASSED\n"));
-    }
+    let mut text = lines_of(60, |i| format!("tests/test_validate.py::test_case_{i} PASSED\n"));
     text.push_str("src/pre-validate.py:3: ok\n"); // 60
     text.push_str("src/pkg/validate.py:444: ValidationError\n"); // 61
     let (_, found) = matches(&text, "my refactor of validate.py broke it");

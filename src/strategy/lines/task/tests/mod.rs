@@ -15,6 +15,11 @@ fn terms(text: &str) -> Vec<String> {
     task(text).terms().map(str::to_owned).collect()
 }
 
+/// The text of `n` lines, line `i` written by `line` (which ends it).
+fn lines_of(n: usize, line: impl Fn(usize) -> String) -> String {
+    (0..n).map(line).collect()
+}
+
 /// Each line's score and the lines ranked, when any term of weight is found.
 type Found = Option<(Vec<f64>, Vec<usize>)>;
 
