@@ -23,7 +23,7 @@ use super::Failure;
 use super::frames::Opens;
 use super::prefilter::starts_pytest_detail;
 use super::rules::{RULES, Says, ascii_regex, quotes_source, weak_failure, without_quoted};
-use super::view::{content_start, view_from};
+use super::view::{content_start, glued_start, view_from};
 
 /// What the rules say about one line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -185,7 +185,8 @@ impl Classifier {
     /// which the keyword scan flagged with `gate` bits. The line's view is
     /// left in `self.view`.
     pub fn classify(&mut self, line: &[u16], gate: u8) -> Verdict {
-        let at = content_start(line);
+        let start = content_start(line);
+        let at = glued_start(line, start).unwrap_or(start);
         let pytest_detail = starts_pytest_detail(&line[at..]);
         view_from(line, at, &mut self.view);
         let view = std::mem::take(&mut self.view);

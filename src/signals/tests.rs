@@ -419,3 +419,15 @@ fn a_line_redrawn_by_carriage_returns_reads_as_its_last_frame() {
     view(&utf16("50%\rerror: disk full\r"), &mut out);
     assert_eq!(out, "error: disk full");
 }
+
+#[test]
+fn a_valgrind_line_glued_to_an_unfinished_line_is_read_as_valgrinds() {
+    let glued = "ok 1==6649== Invalid read of size 8";
+    assert_eq!(failures(glued), [Failure::Strong]);
+    assert!(!classify(glued)[0].pass());
+    let mid_name = "ok 528 - lookup x11-==24258== Conditional jump or move depends on uninitialised value(s)";
+    assert_eq!(failures(mid_name), [Failure::Strong]);
+    // Marks with no process number, and `--N--` (an option's shape too), are no tag.
+    assert_eq!(failures("ok 3 - a==b== Invalid read of size 8"), [Failure::None]);
+    assert_eq!(failures("ok 4 - run --12-- Invalid read of size 8"), [Failure::None]);
+}

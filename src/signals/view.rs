@@ -42,6 +42,21 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     }
 }
 
+/// Where the content of a Valgrind line glued into `line` after `at`
+/// starts (past its tag), if one is:
+/// the tool wrote to stderr while another's stdout line was unfinished
+/// (`ok 1==6649== Invalid read of size 8`), so the terminal shows two
+/// lines' text on one. The verdict is the glued line's: the fragment
+/// before it is completed on a later line.
+pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
+    // `--N-- ` is left out: options (`--x--`) are common text, and the tag
+    // marks only Valgrind's own chatter.
+    (at + 1..line.len()).find_map(|i| match line[i] {
+        0x3D | 0x2A => Some(i + tool_prefix_len(&line[i..])).filter(|&c| c > i),
+        _ => None,
+    })
+}
+
 /// pytest's prefix on the lines of its internal errors.
 const INTERNAL: &[u8] = b"INTERNALERROR> ";
 /// The marks around Valgrind's process tag (`==`, `--`, `**`).
