@@ -95,6 +95,8 @@ pub const RULES: &[Rule] = &[
     Rule { says: Says::Failure, anchors: &["sanitizer:"],
         pattern: r"^\s*SUMMARY: \w*Sanitizer:",
         examples: &["SUMMARY: AddressSanitizer: heap-buffer-overflow (/tmp/a.out+0x1234) in main"] },
+    Rule { says: Says::Failure, anchors: &["error near line"], pattern: r"(?:Parse|Runtime) error near line \d+:",
+        examples: &["Parse error near line 49: near \"Ivoire\": syntax error", "Runtime error near line 7: UNIQUE constraint failed: zones.name"] },
     Rule { says: Says::Failure, anchors: &["0== "],
         pattern: r"^\s?(?:Invalid (?:read|write) of size \d|Invalid free\(\)|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) uninitialised|Source and destination overlap|Process terminating with default action|\S.* are definitely lost in loss record)",
         examples: &["==14506== Invalid read of size 8", "==13349== Conditional jump or move depends on uninitialised value(s)",

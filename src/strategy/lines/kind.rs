@@ -42,7 +42,11 @@ pub enum Shape {
     /// Settled by the sample.
     Is(Kind),
     /// Code by the sample; a log if its signals report (see [`code_or_log`]).
-    CodeUnlessItReports,
+    CodeUnlessItReports {
+        /// Source code, not a YAML or Markdown document (whose prose may
+        /// end by naming an error).
+        source: bool,
+    },
 }
 
 /// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
@@ -168,28 +172,29 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         && diagnostics * crate::signals::diagnostics::ONE_FINDING_IN < seen
     {
         // Source, unless a linter's findings quote it.
-        Shape::CodeUnlessItReports
+        Shape::CodeUnlessItReports { source: true }
     } else if yaml_keys * 2 >= seen && share(yaml_lines) >= 0.9 && tap == 0 && share(log_like) < 0.05 {
         // A YAML document (a schema, a workflow): outlined by its keys.
-        Shape::CodeUnlessItReports
+        Shape::CodeUnlessItReports { source: false }
     } else if markdown::is_document(headings, sections) && tap == 0 && share(log_like) < 0.05 {
         // A Markdown document (a README, a changelog): outlined by its
         // headings, unless its lines report (a text with failure verdicts
         // is no document).
-        Shape::CodeUnlessItReports
+        Shape::CodeUnlessItReports { source: false }
     } else {
         Shape::Is(Kind::Log)
     }
 }
 
-/// The kind of a text shaped as code ([`Shape::CodeUnlessItReports`]):
+/// The kind of a text shaped as code ([`Shape::CodeUnlessItReports`]),
+/// `source` as the shape says:
 /// a log when the text `lines` (its first line at `start` in `signals`)
 /// holds what a log holds and code does not, failure lines (one in 300 or
-/// more) or summaries (two or more) that are not code themselves; else
-/// code. A source file that throws, rejects or logs an error with a failure
+/// more, or in source one among its last [`CLOSING_LINES`]) or summaries (two or
+/// more) that are not code themselves; else code. A source file that throws, rejects or logs an error with a failure
 /// word in its message stays code; a log that quotes code still has its
 /// own failure lines.
-pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize) -> Kind {
+pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize, source: bool) -> Kind {
     let p = patterns();
     let (mut failures, mut summaries) = (0, 0);
     let mut v = String::new();
@@ -211,11 +216,20 @@ pub fn code_or_log(signals: &Signals, lines: TextLines<'_>, start: usize) -> Kin
         if failure && is_verdict(v.trim_start()) {
             return Kind::Log;
         }
+        // A failure among the last lines is how the run ended (a script
+        // echoed, then the error that stopped it): no source ends so.
+        if failure && source && k - start + CLOSING_LINES >= lines.len() {
+            return Kind::Log;
+        }
         failures += usize::from(failure);
         summaries += usize::from(summary);
     }
     if failures * 300 >= lines.len().max(1) || summaries >= 2 { Kind::Log } else { Kind::Code }
 }
+
+/// How many of a text's last lines are where a run's closing error is
+/// ([`code_or_log`]).
+const CLOSING_LINES: usize = 8;
 
 /// Whether a line (its view, trimmed) opens with a test's or a build's
 /// verdict: `FAILED`, `FAIL `, `error:`, `error[E…]:`, `ERROR:`.

@@ -217,9 +217,9 @@ pub fn kinds(blocks: &[Block<'_>]) -> Vec<Kind> {
     (0..index.texts.len())
         .map(|t| match shapes[t] {
             Shape::Is(k) => k,
-            Shape::CodeUnlessItReports => {
+            Shape::CodeUnlessItReports { source } => {
                 signals.scan(index.lines_of(t), index.bounds[t].start);
-                kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start)
+                kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start, source)
             }
         })
         .collect()

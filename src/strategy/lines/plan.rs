@@ -82,7 +82,7 @@ pub(super) fn choose(
     // Signals are read only where the plan or the kind needs them: for a
     // log, and to tell code from a log that quotes it.
     let needs_signals =
-        explain || shapes.iter().any(|s| matches!(s, Shape::Is(Kind::Log) | Shape::CodeUnlessItReports));
+        explain || shapes.iter().any(|s| matches!(s, Shape::Is(Kind::Log) | Shape::CodeUnlessItReports { .. }));
     let mut signals = Signals::default();
     if needs_signals {
         for t in 0..texts {
@@ -92,7 +92,9 @@ pub(super) fn choose(
     let kinds: Vec<Kind> = (0..texts)
         .map(|t| match shapes[t] {
             Shape::Is(k) => k,
-            Shape::CodeUnlessItReports => kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start),
+            Shape::CodeUnlessItReports { source } => {
+                kind::code_or_log(&signals, index.lines_of(t), index.bounds[t].start, source)
+            }
         })
         .collect();
     let touched = touched_lines(index, spans);

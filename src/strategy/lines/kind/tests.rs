@@ -7,7 +7,7 @@ pub(crate) fn kind(text: &str) -> Kind {
     let lines = TextLines { text: &t, starts: &starts };
     match shape(lines) {
         Shape::Is(k) => k,
-        Shape::CodeUnlessItReports => code_or_log(&Signals::of_text(lines), lines, 0),
+        Shape::CodeUnlessItReports { source } => code_or_log(&Signals::of_text(lines), lines, 0, source),
     }
 }
 
@@ -128,4 +128,28 @@ fn a_text_with_a_verdict_is_never_a_yaml_or_markdown_document() {
     }
     doc.push_str("When it stops, the tool prints error: and the reason.\n");
     assert_eq!(kind(&doc), Kind::Code);
+}
+
+#[test]
+fn a_script_echoed_then_stopped_by_an_error_is_a_log() {
+    let script = |error_at: Option<usize>| {
+        let mut sql = String::from(
+            "CREATE TABLE zones (name TEXT PRIMARY KEY, coords TEXT);\nCREATE TABLE links (zone TEXT, code TEXT);\nBEGIN;\n",
+        );
+        for i in 0..400 {
+            if error_at == Some(i) {
+                sql.push_str("SELECT count(*) FROM zonesParse error near line 49: near \"Ivoire\": syntax error\n");
+                sql.push_str(
+                    "  INSERT INTO countries VALUES ('CI', 'C d'Ivoire');\n                   error here ---^\n",
+                );
+            }
+            sql.push_str(&format!("INSERT INTO zones VALUES ('Zone/{i}', '+{i:04}');\n"));
+        }
+        sql
+    };
+    assert_eq!(kind(&script(None)), Kind::Code);
+    // The error that ended the run is among the last lines.
+    assert_eq!(kind(&script(Some(398))), Kind::Log);
+    // One failure line inside a long text is not how it ended.
+    assert_eq!(kind(&script(Some(200))), Kind::Code);
 }
