@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::config::{Budgets, PRUNE_MARKER};
 use crate::content::{self, Block, Piece, Pruned, measure, render_texts};
 use crate::hash::content_hash;
-use crate::markers::expand;
+use crate::markers::{Unit, expand, marker_len};
 use crate::pages::{PageError, SEARCH_CONTEXT, Selection, min_threshold, retrieval};
 use crate::signals::Signals;
 use crate::strategy::head_tail;
@@ -99,6 +99,7 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
     ensure!(lines::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
     if let [Block::Text(text)] = blocks {
         check_floor(text, budgets, options)?;
+        check_room_used(text, budgets, options, pruned.chars_after)?;
     }
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {
@@ -155,6 +156,38 @@ pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Re
         plan.iter().zip(&better).all(|(p, b)| p >= b),
         "distinct evidence per class {plan:?} under the blind cut's {better:?}"
     );
+    Ok(())
+}
+
+/// Lines mode's last room on one text: no dropped run of lines it may
+/// keep whole (each within [`lines::SHORT_LINE`] code points and the
+/// budget) is shown by a marker that saves less than the room the plan
+/// left, `keepChars` less `after`: such a run would fit as text.
+pub fn check_room_used(text: &[u16], budgets: &Budgets, options: &LineOptions, after: u64) -> Result<(), String> {
+    let Some((kept, _)) = lines::kept_lines(text, budgets, options) else { return Ok(()) };
+    let lines = split_lines(text);
+    let n = lines.len();
+    let keep = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
+    let room = keep.saturating_sub(usize::try_from(after).unwrap_or(usize::MAX));
+    let short = lines::SHORT_LINE.min(keep);
+    let mut k = 0;
+    while k < n {
+        if kept.contains(k) {
+            k += 1;
+            continue;
+        }
+        let end = (k..n).find(|&j| kept.contains(j)).unwrap_or(n);
+        let sizes: Vec<usize> = (k..end).map(|j| code_point_len(&text[lines[j].clone()])).collect();
+        let size: usize = sizes.iter().sum();
+        let newline = usize::from(end < n || text.last() == Some(&u16::from(b'\n')));
+        let marker = size.min(marker_len((end - k) as u64, Unit::Lines) + newline);
+        // A run no longer than its marker is rendered as itself.
+        ensure!(
+            size == marker || sizes.iter().any(|&s| s > short) || size - marker > room,
+            "lines {k}..{end} ({size} code points) dropped for a marker of {marker} with {room} left"
+        );
+        k = end;
+    }
     Ok(())
 }
 

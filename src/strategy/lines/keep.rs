@@ -394,6 +394,44 @@ impl<'i, 'a> KeepSet<'i, 'a> {
         cap.min(self.limit.saturating_sub(self.cost + last + self.max_run_cost))
     }
 
+    /// Keeps whole the dropped runs whose text costs at most the room left
+    /// more than their marker, cheapest first while room lasts: the text
+    /// itself in place of a marker nearly as long (a run shorter than its
+    /// marker is shown already). A run with a line longer than `cap` is
+    /// left. One pass over the runs and a sort of the few that fit.
+    pub fn fill_short_runs(&mut self, cap: usize) {
+        let mut runs: Vec<(usize, Range<usize>)> = Vec::new();
+        for (t, bounds) in self.index.bounds.iter().enumerate() {
+            let mut k = bounds.start;
+            loop {
+                let start = self.kept.lines.next_absent(k);
+                if start >= bounds.end {
+                    break;
+                }
+                let end = self.kept.lines.next(start).map_or(bounds.end, |q| q.min(bounds.end));
+                let extra = self.index.cps_of(start..end).saturating_sub(self.index.run_cost_in(t, start..end));
+                if extra <= self.room() && (start..end).all(|j| self.index.cps(j) <= cap) {
+                    runs.push((extra, start..end));
+                }
+                k = end;
+            }
+        }
+        runs.sort_unstable_by_key(|(extra, run)| (*extra, run.start));
+        for (extra, run) in runs {
+            if extra > self.room() {
+                continue;
+            }
+            self.attempts += run.len();
+            for j in run {
+                self.kept.lines.insert(j);
+                if let Some(reasons) = self.reasons.as_mut() {
+                    reasons[j] = Some(Reason::Fill);
+                }
+            }
+            self.cost += extra;
+        }
+    }
+
     /// Code points that may still be added under the current limit.
     pub fn room(&self) -> usize {
         self.limit.saturating_sub(self.cost)

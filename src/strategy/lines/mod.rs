@@ -57,9 +57,13 @@ pub use log_plan::{END_SHARE, START_SHARE, SUMMARY_SHARE, WEAK_SHARE};
 use render::render_blocks;
 pub use task::Task;
 
-/// A line longer than this share of the budget (but at least 256 code
-/// points) is cut when it is kept for its signal.
+/// A line longer than this share of the budget (but at least
+/// [`SHORT_LINE`] code points) is cut when it is kept for its signal.
 const LONG_LINE_SHARE: usize = 16;
+
+/// Code points a line may always have and be kept whole (within the
+/// budget): the least of the cap [`LONG_LINE_SHARE`] sets.
+pub const SHORT_LINE: usize = 256;
 
 /// How lines mode widens what it keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

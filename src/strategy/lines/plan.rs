@@ -10,7 +10,7 @@ use super::index::LineIndex;
 use super::keep::{KeepSet, Kept};
 use super::kind::{self, Kind, Shape};
 use super::task::{Matches, Task};
-use super::{LONG_LINE_SHARE, LineOptions, Reason, log_plan, outline_plan};
+use super::{LONG_LINE_SHARE, LineOptions, Reason, SHORT_LINE, log_plan, outline_plan};
 use crate::config::Budgets;
 use crate::signals::Signals;
 
@@ -75,7 +75,7 @@ pub(super) fn choose(
     let n = index.line_count();
     // Wider than the text means the whole text; clamping keeps loops short.
     let options = LineOptions { context: options.context.min(n), edge: options.edge.min(n), ..*options };
-    let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(256) };
+    let cap = if n < 3 { budget } else { (budget / LONG_LINE_SHARE).max(SHORT_LINE) };
     let texts = index.texts.len();
     let shapes: Vec<Shape> =
         (0..texts).map(|t| options.kind.map_or_else(|| kind::shape(index.lines_of(t)), Shape::Is)).collect();
@@ -160,6 +160,10 @@ pub(super) fn choose(
         held = if pass == 0 { missing } else { floor.held() };
         keep = KeepSet::new(index, budget, head_tail, explain)?;
     }
+    // What room is left shows the text in place of the markers nearly as long.
+    let before = keep.attempts;
+    keep.fill_short_runs(cap);
+    cost.attempts += keep.attempts - before;
     cost.scan = signals.cost;
     let (kept, reasons) = keep.finish();
     Some(Plan { kept, reasons, signals, kinds, matches, cost })
