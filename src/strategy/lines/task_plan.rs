@@ -358,7 +358,7 @@ fn is_change(v: &str) -> bool {
 }
 
 /// Whether `line` ends with `:` (a listing's directory header, read raw).
-fn ends_with_colon(line: &[u16]) -> bool {
+pub(super) fn ends_with_colon(line: &[u16]) -> bool {
     line.iter().rev().find(|&&u| !crate::text::is_space(u)) == Some(&u16::from(b':'))
 }
 

@@ -8,8 +8,8 @@
 //! longer than the cap, the share of it that is kept.
 //!
 //! Work: a step per matched line, the named definitions' bodies (at most
-//! [`NAMED_DEFINITIONS`] walks over the text), at most [`PARENT_REACH`]
-//! lines up per matched entry of a listing, and `2 × HUNK_REACH + 1`
+//! [`NAMED_DEFINITIONS`] walks over the text), a look at each line's end
+//! of a listing up to its last matched line, and `2 × HUNK_REACH + 1`
 //! comparisons per search hit.
 
 use std::ops::Range;
@@ -18,7 +18,7 @@ use super::super::index::LineIndex;
 use super::super::kind::Kind;
 use super::super::readers::places::{leading_file, leading_line};
 use super::super::task::Matches;
-use super::{PARENT_REACH, is_dir_header, opens_definition};
+use super::{ends_with_colon, is_dir_header, opens_definition};
 use crate::signals::{is_blank, view};
 use crate::text::leading_blanks;
 
@@ -176,7 +176,8 @@ fn search_hunks(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps:
 /// is its header's and its own name, and the header is kept with it as
 /// what places it, so an entry is ranked by its own words and a part
 /// ([`HEADER_PART`]) of its header's, a header by that part of its own.
-/// Work: at most [`PARENT_REACH`] lines up per matched line of a listing.
+/// However far below its header an entry is: one look at each line's end
+/// up to the last matched line, in one pass.
 fn listing_headers(
     index: &LineIndex<'_>,
     matches: &Matches,
@@ -185,25 +186,64 @@ fn listing_headers(
 ) -> Vec<(usize, Option<usize>)> {
     let mut out = Vec::new();
     let mut v = String::new();
+    // The text read, the next line to look at in it, and the last header seen.
+    let mut text = usize::MAX;
+    let mut at = 0;
+    let mut header = None;
     for k in matches.lines() {
         let t = index.text_of(k);
         if kinds[t] != Kind::Listing {
             continue;
         }
-        view(index.line(k), &mut v);
-        if is_dir_header(&v) {
-            out.push((k, None));
-            continue;
+        if t != text {
+            (text, at, header) = (t, index.bounds[t].start, None);
         }
-        let floor = index.bounds[t].start.max(k.saturating_sub(PARENT_REACH));
-        for j in (floor..k).rev() {
+        for j in at..k {
             *steps += 1;
-            view(index.line(j), &mut v);
-            if is_dir_header(&v) {
-                out.push((k, Some(j)));
-                break;
+            if ends_with_colon(index.line(j)) && is_dir_header(view_of(index.line(j), &mut v)) {
+                header = Some(j);
             }
+        }
+        at = k + 1;
+        if is_dir_header(view_of(index.line(k), &mut v)) {
+            out.push((k, None));
+            header = Some(k);
+        } else {
+            out.push((k, header));
         }
     }
     out
+}
+
+/// The view of `line` in `v` (see [`view`]).
+fn view_of<'v>(line: &[u16], v: &'v mut String) -> &'v str {
+    view(line, v);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Block;
+    use crate::strategy::lines::task::Task;
+    use crate::text::utf16;
+
+    #[test]
+    fn a_listings_entry_has_its_header_however_far_below_it() {
+        // `ls -lR styles`: the entries the task asks about come 300 lines
+        // below the header of the directory they are in.
+        let entry = |name: &str| format!("-rw-r--r-- 1 root root  4103 Dec  7 00:13 {name}\n");
+        let mut listing = String::from("styles:\n");
+        listing.extend((0..20).map(|i| entry(&format!("theme{i}.css"))));
+        listing.push_str("\nstyles/base16:\n");
+        listing.extend((0..300).map(|i| entry(&format!("scheme{i}.css"))));
+        listing.push_str(&entry("solarized-dark.css"));
+        let text = utf16(&listing);
+        let index = LineIndex::new(&[Block::Text(&text)]).unwrap();
+        let matches = Matches::find(&index, &Task::new(&[&utf16("a base16 solarized theme?")])).unwrap();
+        let headers = listing_headers(&index, &matches, &[Kind::Listing], &mut 0);
+        let base16 = 22;
+        assert!(headers.contains(&(base16, None)), "{headers:?}");
+        assert!(headers.contains(&(base16 + 301, Some(base16))), "{headers:?}");
+    }
 }
