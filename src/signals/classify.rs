@@ -185,12 +185,23 @@ impl Classifier {
     /// which the keyword scan flagged with `gate` bits. The line's view is
     /// left in `self.view`.
     pub fn classify(&mut self, line: &[u16], gate: u8) -> Verdict {
-        let start = content_start(line);
-        let at = glued_start(line, start).unwrap_or(start);
+        let at = content_start(line);
         let pytest_detail = starts_pytest_detail(&line[at..]);
         view_from(line, at, &mut self.view);
-        let view = std::mem::take(&mut self.view);
-        let verdict = self.read(&view, pytest_detail, gate);
+        let mut view = std::mem::take(&mut self.view);
+        let mut verdict = self.read(&view, pytest_detail, gate);
+        // A Valgrind line glued into it: its failure is the line's verdict.
+        if verdict.failure != Failure::Strong
+            && let Some(glued) = glued_start(line, at)
+        {
+            view_from(line, glued, &mut view);
+            let report = self.read(&view, false, gate);
+            if report.failure == Failure::Strong {
+                verdict = report;
+            } else {
+                view_from(line, at, &mut view);
+            }
+        }
         self.view = view;
         verdict
     }
