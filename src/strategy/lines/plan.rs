@@ -10,7 +10,7 @@ use super::index::LineIndex;
 use super::keep::{KeepSet, Kept};
 use super::kind::{self, Kind, Shape};
 use super::task::{Matches, Task};
-use super::{LONG_LINE_SHARE, LineOptions, Reason, SHORT_LINE, log_plan, outline_plan};
+use super::{LONG_LINE_SHARE, LineOptions, Reason, SHORT_LINE, log_plan, outline_plan, task_plan};
 use crate::config::Budgets;
 use crate::signals::Signals;
 
@@ -101,6 +101,11 @@ pub(super) fn choose(
     let mut cost = PlanCost { spans: spans.len() + touched.len(), ..PlanCost::default() };
     let matches = Matches::find(index, task);
     cost.task = matches.as_ref().map_or(0, |m| m.steps);
+    // A path every patch of a diff is under names none of them.
+    let matches = matches.and_then(|m| {
+        let scope = task_plan::diff_scope(index, &m, &kinds, &mut cost.task);
+        m.without(scope)
+    });
     // The floor holds where the text is read as a log.
     let floor = (kinds == [Kind::Log]).then(|| Floor::read(index, &signals, budget, head_tail)).flatten();
     // The lines held first: none, then the better blind cut's evidence the

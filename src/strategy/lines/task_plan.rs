@@ -362,6 +362,25 @@ pub(super) fn ends_with_colon(line: &[u16]) -> bool {
     line.iter().rev().find(|&&u| !crate::text::is_space(u)) == Some(&u16::from(b':'))
 }
 
+/// The terms on every file header (`diff --git`) of the diffs among
+/// `index`'s texts, two headers or more: the path a `git log -p -- x.js`
+/// is restricted to heads every commit's patch and names none of them.
+/// Work: one look at each line's start, of diffs only, added to `steps`.
+pub(super) fn diff_scope(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> u32 {
+    const HEADER: &[u8] = b"diff --git ";
+    let mut headers = Vec::new();
+    for (_, bounds) in index.bounds.iter().enumerate().filter(|&(t, _)| kinds[t] == Kind::Diff) {
+        for k in bounds.clone() {
+            *steps += 1;
+            let line = index.line(k);
+            if line.len() >= HEADER.len() && line.iter().zip(HEADER).all(|(&u, &b)| u == u16::from(b)) {
+                headers.push(k);
+            }
+        }
+    }
+    matches.on_every(&headers)
+}
+
 /// For each text, the terms every directory header of a listing holds
 /// (its root, `node_modules/zod` of `ls -lR node_modules/zod`): they name
 /// no one directory. Work: one look at each line's end, of listings only.

@@ -176,6 +176,37 @@ impl Matches {
         self.masks[k] & self.names
     }
 
+    /// The terms of weight on every line of `lines` (bit `i`: term `i`),
+    /// none when there are fewer than two.
+    pub(crate) fn on_every(&self, lines: &[usize]) -> u32 {
+        if lines.len() < 2 {
+            return 0;
+        }
+        lines.iter().fold(u32::MAX, |all, &k| all & self.masks[k]) & self.weighed()
+    }
+
+    /// Weighs nothing for the terms of `mask`: they name no one part of the
+    /// output. `None` when no line holds a term of weight then.
+    pub(crate) fn without(mut self, mask: u32) -> Option<Matches> {
+        if mask == 0 {
+            return Some(self);
+        }
+        for (i, w) in self.weights.iter_mut().enumerate() {
+            if mask & 1 << i != 0 {
+                *w = 0.0;
+            }
+        }
+        let weighed = self.weighed();
+        self.lines.retain(|&k| self.masks[k as usize] & weighed != 0);
+        self.names &= weighed;
+        (!self.lines.is_empty()).then_some(self)
+    }
+
+    /// The terms of non-zero weight (bit `i`: term `i`).
+    fn weighed(&self) -> u32 {
+        self.weights.iter().enumerate().filter(|(_, w)| **w > 0.0).fold(0, |m, (i, _)| m | 1 << i)
+    }
+
     /// The sum of the weights of the terms `mask` holds (bit `i`: term `i`).
     pub(crate) fn weight_of(&self, mut mask: u32) -> f64 {
         let mut sum = 0.0;

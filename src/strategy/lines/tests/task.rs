@@ -417,3 +417,37 @@ fn a_finding_that_counts_what_the_request_counts_comes_before_one_sharing_more_w
         assert!(kept.contains(&format!("pkg/mod_{i}.py:{i}:9: PLR0912 Too many branches")), "{i} in\n{kept}");
     }
 }
+
+#[test]
+fn the_path_every_patch_of_a_diff_is_under_names_none_of_them() {
+    // `git log -p -- index.js`: every commit's patch is of index.js; the
+    // request names it as the history's, and asks which commits refuse
+    // `__proto__` keys.
+    let mut log = String::new();
+    for i in 0..12 {
+        log.push_str(&format!("commit {i:040x}\nAuthor: A <a@example.com>\n\n    1.{i}.0\n\n"));
+        log.push_str("diff --git a/index.js b/index.js\n--- a/index.js\n+++ b/index.js\n@@ -1,2 +1,2 @@\n");
+        let change = if i % 4 == 1 { "if (key === '__proto__') return;" } else { "var o = obj;" };
+        log.push_str(&format!("-    step({i});\n+    {change}\n"));
+    }
+    let text = utf16(&log);
+    let index = index::LineIndex::new(&[Block::Text(&text)]).unwrap();
+    let task = Task::new(&[&utf16("Going by this history of index.js, which releases touched __proto__?")]);
+    let matches = task::Matches::find(&index, &task).unwrap();
+    let holding = |m: &task::Matches, needle: &str| {
+        m.lines().filter(|&k| String::from_utf16_lossy(index.line(k)).contains(needle)).count()
+    };
+    assert!(holding(&matches, "index.js") > 0, "index.js is a term found");
+    let scope = task_plan::diff_scope(&index, &matches, &[Kind::Diff], &mut 0);
+    assert_ne!(scope, 0);
+    let matches = matches.without(scope).unwrap();
+    // What is left to rank: the changes the request asks about, not the headers.
+    assert_eq!(holding(&matches, "index.js"), 0);
+    assert_eq!(holding(&matches, "__proto__"), 3);
+    // A path only some patches are under names those.
+    let mixed = log.replacen("diff --git a/index.js b/index.js", "diff --git a/lib/parse.js b/lib/parse.js", 1);
+    let text = utf16(&mixed);
+    let index = index::LineIndex::new(&[Block::Text(&text)]).unwrap();
+    let matches = task::Matches::find(&index, &task).unwrap();
+    assert_eq!(task_plan::diff_scope(&index, &matches, &[Kind::Diff], &mut 0), 0);
+}
