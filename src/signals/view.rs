@@ -43,11 +43,11 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
 }
 
 /// Where the content of a Valgrind line glued into `line` after `at`
-/// starts (past its tag), if one is:
-/// the tool wrote to stderr while another's stdout line was unfinished
-/// (`ok 1==6649== Invalid read of size 8`), so the terminal shows two
-/// lines' text on one. Where the glued line reports a failure, that is
-/// the line's verdict: the fragment before it is completed on a later line.
+/// starts (past its tag), if one is: the tool wrote to stderr while
+/// another's stdout line was unfinished (`ok 1==6649== Invalid read of
+/// size 8`), so the terminal shows two lines' text on one. Where the glued
+/// line reports a failure, that is the line's verdict: the fragment before
+/// it is completed on a later line.
 pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
     // `--N-- ` is left out: options (`--x--`) are common text, and the tag
     // marks only Valgrind's own chatter.

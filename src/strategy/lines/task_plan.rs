@@ -53,6 +53,8 @@ const COMMIT_CHANGES: usize = 48;
 /// Of a JSON key's value, the lines kept with it: the first of a long
 /// object or array (its value is a container, not a body to read whole).
 const JSON_VALUE_LINES: usize = 8;
+/// How a git diff opens each file's patch.
+const FILE_HEADER: &str = "diff --git ";
 /// The key that names a JSON object.
 const NAME_KEY: &str = "\"name\":";
 
@@ -299,7 +301,7 @@ fn commit_changes(
     steps: &mut usize,
 ) -> Option<Vec<usize>> {
     let mut v = String::new();
-    let in_diff = |v: &str| v.starts_with("diff --git ") || v.starts_with("@@");
+    let in_diff = |v: &str| v.starts_with(FILE_HEADER) || v.starts_with("@@");
     view(index.line(k), &mut v);
     if in_diff(&v) {
         return None;
@@ -331,7 +333,7 @@ fn commit_changes(
         if is_commit(&v) {
             break;
         }
-        if v.starts_with("diff --git ") {
+        if v.starts_with(FILE_HEADER) {
             header = Some((j, matches.score(j) > 0.0));
         } else if is_change(&v) {
             let named = header.is_some_and(|(_, named)| named);
@@ -367,13 +369,13 @@ pub(super) fn ends_with_colon(line: &[u16]) -> bool {
 /// is restricted to heads every commit's patch and names none of them.
 /// Work: one look at each line's start, of diffs only, added to `steps`.
 pub(super) fn diff_scope(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> u32 {
-    const HEADER: &[u8] = b"diff --git ";
+    let header = FILE_HEADER.as_bytes();
     let mut headers = Vec::new();
-    for (_, bounds) in index.bounds.iter().enumerate().filter(|&(t, _)| kinds[t] == Kind::Diff) {
+    for (bounds, _) in index.bounds.iter().zip(kinds).filter(|&(_, &kind)| kind == Kind::Diff) {
         for k in bounds.clone() {
             *steps += 1;
             let line = index.line(k);
-            if line.len() >= HEADER.len() && line.iter().zip(HEADER).all(|(&u, &b)| u == u16::from(b)) {
+            if line.len() >= header.len() && line.iter().zip(header).all(|(&u, &b)| u == u16::from(b)) {
                 headers.push(k);
             }
         }
