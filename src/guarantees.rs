@@ -12,7 +12,7 @@ use crate::markers::{Unit, expand, marker_len};
 use crate::pages::{PageError, SEARCH_CONTEXT, Selection, min_threshold, retrieval};
 use crate::signals::Signals;
 use crate::strategy::head_tail;
-use crate::strategy::lines::{self, LineOptions, floor};
+use crate::strategy::lines::{self, Kept, LineOptions, floor};
 use crate::text::{MAX_JS_STRING_UNITS, TextLines, code_point_len, split_lines, utf16};
 
 /// `Err` with the message when `cond` is false.
@@ -97,9 +97,11 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
         budgets.keep()
     );
     ensure!(lines::prune(blocks, budgets, options).as_ref() == Some(&pruned), "not deterministic");
-    if let [Block::Text(text)] = blocks {
-        check_floor(text, budgets, options)?;
-        check_room_used(text, budgets, options, pruned.chars_after)?;
+    if let [Block::Text(text)] = blocks
+        && let Some((kept, log)) = lines::kept_lines(text, budgets, options)
+    {
+        floor_kept(text, budgets, &kept, log)?;
+        check_room_used(text, budgets, &kept, pruned.chars_after)?;
     }
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {
@@ -126,6 +128,11 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
 /// and a plain tail within the same budget shows among its whole lines.
 pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Result<(), String> {
     let Some((kept, log)) = lines::kept_lines(text, budgets, options) else { return Ok(()) };
+    floor_kept(text, budgets, &kept, log)
+}
+
+/// [`check_floor`] of the lines a plan `kept`, `log` where it read the text as a log.
+fn floor_kept(text: &[u16], budgets: &Budgets, kept: &Kept, log: bool) -> Result<(), String> {
     let lines = split_lines(text);
     let n = lines.len();
     let cps = |run: Range<usize>| run.map(|k| code_point_len(&text[lines[k].clone()])).sum::<usize>();
@@ -162,9 +169,9 @@ pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Re
 /// Lines mode's last room on one text: no dropped run of lines it may
 /// keep whole (each within [`lines::SHORT_LINE`] code points and the
 /// budget) is shown by a marker that saves less than the room the plan
-/// left, `keepChars` less `after`: such a run would fit as text.
-pub fn check_room_used(text: &[u16], budgets: &Budgets, options: &LineOptions, after: u64) -> Result<(), String> {
-    let Some((kept, _)) = lines::kept_lines(text, budgets, options) else { return Ok(()) };
+/// left, `keepChars` less `after`: such a run would fit as text. Of the
+/// lines a plan `kept`.
+fn check_room_used(text: &[u16], budgets: &Budgets, kept: &Kept, after: u64) -> Result<(), String> {
     let lines = split_lines(text);
     let n = lines.len();
     let keep = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
@@ -176,7 +183,7 @@ pub fn check_room_used(text: &[u16], budgets: &Budgets, options: &LineOptions, a
             k += 1;
             continue;
         }
-        let end = (k..n).find(|&j| kept.contains(j)).unwrap_or(n);
+        let end = kept.next(k).unwrap_or(n);
         let sizes: Vec<usize> = (k..end).map(|j| code_point_len(&text[lines[j].clone()])).collect();
         let size: usize = sizes.iter().sum();
         let newline = usize::from(end < n || text.last() == Some(&u16::from(b'\n')));

@@ -127,15 +127,15 @@ fn is_stat_summary(v: &str) -> bool {
     digits > 0 && (t[digits..].starts_with(" file changed") || t[digits..].starts_with(" files changed"))
 }
 
-/// The path of a search hit, `path:line:` at the start of a view (the path
-/// 1 to 400 bytes without white space or `:`).
-fn hit_path(v: &[u8]) -> Option<&[u8]> {
+/// A search hit's path and its text: `path:line:text` at the start of a
+/// view (the path 1 to 400 bytes without white space or `:`).
+fn search_hit(v: &[u8]) -> Option<(&[u8], &[u8])> {
     let path = v.iter().take(401).take_while(|&&b| b != b':' && !is_space(u16::from(b))).count();
     if path == 0 || path > 400 || v.get(path) != Some(&b':') {
         return None;
     }
     let digits = v[path + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-    (digits > 0 && v.get(path + 1 + digits) == Some(&b':')).then(|| &v[..path])
+    (digits > 0 && v.get(path + 1 + digits) == Some(&b':')).then(|| (&v[..path], &v[path + digits + 2..]))
 }
 
 /// Search results: the first hit of every file that is no import (its
@@ -150,9 +150,9 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut v = String::new();
     for k in 0..lines.len() {
         view(lines.line(k), &mut v);
-        match hit_path(v.as_bytes()) {
-            Some(path) => {
-                let import = is_import(hit_text(v.as_bytes(), path.len()));
+        match search_hit(v.as_bytes()) {
+            Some((path, text)) => {
+                let import = is_import(text);
                 let (g, at) = by_file.add(path, k as u32);
                 if g == lead.len() {
                     lead.push(None);
@@ -172,14 +172,6 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
     }
     vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
-}
-
-/// A search hit's text: after its `path:line:` (`path` bytes long, as
-/// [`hit_path`] read it).
-fn hit_text(v: &[u8], path: usize) -> &[u8] {
-    let rest = &v[path + 1..];
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    &rest[digits + 1..]
 }
 
 /// Whether a line of code only imports (`import x`, `from x import y`,
