@@ -43,8 +43,9 @@ impl LogPlan<'_, '_, '_> {
                     return false;
                 }
                 // A section the task names by its title (pytest's
-                // `___ test_x ___`): its block, in order.
-                if matches.names_on(k) != 0 && framed_title(index.line(k)) {
+                // `___ test_x ___`), by a name or a word it does not set
+                // aside: its block, in order.
+                if matches.aside_share(k) == 1.0 && framed_title(index.line(k)) {
                     let kept =
                         keep.add(k, cap, if s.failure == Failure::Strong { Reason::Failure } else { Reason::Task });
                     if kept {

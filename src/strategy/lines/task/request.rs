@@ -70,7 +70,7 @@ fn before_redirect(part: &[u16]) -> &[u16] {
 /// Words that set aside what follows them in their clause ("ignore the
 /// S101 ones", "apart from the missing-annotation noise").
 const SET_ASIDE: &[&str] =
-    &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "leave", "skip", "skipping"];
+    &["apart", "aside", "besides", "except", "excluding", "ignore", "ignoring", "leave", "leaving", "skip", "skipping"];
 
 /// Words that open a list's next item: after a comma, a clause opening
 /// with one goes on with the clause before it ("ignore the tests, the

@@ -267,12 +267,11 @@ fn the_definition_a_task_names_is_read_past_its_docstring() {
     }
 }
 
-#[test]
-fn a_failure_the_task_names_keeps_its_block_in_order() {
-    // A pytest run: many passes, then each failure's section under its
-    // `___ name ___` title, the named test's among them. The line that
-    // shows the value it failed on holds none of the task's words; it is
-    // deep in that test's block, past the test's own frame.
+/// A pytest run: many passes, then each failure's section under its
+/// `___ name ___` title, `test_boolean_field`'s among them. The line that
+/// shows the value it failed on (`value = 'On'`) holds none of a task's
+/// words; it is deep in that test's block, past the test's own frame.
+fn pytest_run_with_a_deep_value() -> String {
     let mut log = String::from("============================= test session starts ==============================\n");
     for i in 0..400 {
         log.push_str(&format!("tests/test_misc.py::test_case_{i:03} PASSED                       [ {:2}%]\n", i / 4));
@@ -305,6 +304,12 @@ fn a_failure_the_task_names_keeps_its_block_in_order() {
     ));
     (4..8).for_each(|i| log.push_str(&other(i)));
     log.push_str("========================= 9 failed, 400 passed in 3.21s =========================\n");
+    log
+}
+
+#[test]
+fn a_failure_the_task_names_keeps_its_block_in_order() {
+    let log = pytest_run_with_a_deep_value();
     let task = "Why does test_boolean_field fail now?";
     // The value the library was given, under the test's own frame.
     let compared = "value = 'On'";
@@ -313,6 +318,18 @@ fn a_failure_the_task_names_keeps_its_block_in_order() {
     assert!(with.contains("    assert convert(5) is not None"), "the block, in order\n{with}");
     let without = with_task(&log, Kind::Log, 4096, "");
     assert!(!without.contains(compared), "the blind plan keeps it too: not a test of the block\n{without}");
+}
+
+#[test]
+fn a_failure_the_task_names_in_words_keeps_its_block_unless_set_aside() {
+    // The request names the test by its words, not as code writes it.
+    let log = pytest_run_with_a_deep_value();
+    let compared = "value = 'On'";
+    let with = with_task(&log, Kind::Log, 4096, "Why does the boolean field conversion fail now?");
+    assert!(with.contains(compared), "{with}");
+    // Set aside, the same words keep no block.
+    let aside = with_task(&log, Kind::Log, 4096, "Which tests fail? Ignore the boolean field failure.");
+    assert!(!aside.contains(compared), "{aside}");
 }
 
 #[test]
