@@ -350,6 +350,18 @@ impl LogPlan<'_, '_, '_> {
             }
             self.keep_diagnostic(diagnostics.repeats[i] as usize, Reason::Repeat);
         }
+        // What explains each repeat kept (its values, its diff), where
+        // room is left once the repeats are chosen: before any neighbour.
+        for &k in &ranked.repeats {
+            if self.keep.full() {
+                break;
+            }
+            if self.keep.is_kept(k as usize) {
+                for c in self.causes(k as usize) {
+                    self.keep.add(c, cap, Reason::Cause);
+                }
+            }
+        }
         let traces: Vec<_> = self.signals.traces().all().collect();
         for trace in traces {
             for f in self.signals.traces().key_frames(self.signals, trace) {

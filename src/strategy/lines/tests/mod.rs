@@ -445,3 +445,23 @@ fn a_table_rows_failure_word_keeps_the_row_not_its_neighbours() {
         assert_eq!(context_rows > 0, want_context, "{context_rows} context lines");
     }
 }
+
+#[test]
+fn a_repeat_kept_with_room_left_keeps_what_explains_it_before_neighbours() {
+    // A jest run: hundreds of passing files, one failing file with two
+    // failures of one template (`● suite › test`), each with the values
+    // it compared. Both fit: the second's diff comes before more passes.
+    let pass = |i: usize| format!("PASS tests/names/colour-{i:03}.test.js\n");
+    let mut log: String = (0..150).map(pass).collect();
+    log.push_str("FAIL tests/names/olive.test.js\n");
+    for (test, want, got) in [("hex string", "\"#556b2f\"", "\"#55b62f\""), ("rgb channels", "107", "182")] {
+        log.push_str(&format!("  ● named color olive › {test}\n\n    expect(received).toEqual(expected)\n\n"));
+        log.push_str("    - Expected  - 1\n    + Received  + 1\n\n      Object {\n        \"a\": 1,\n");
+        log.push_str(&format!("    -   \"g\": {want},\n    +   \"g\": {got},\n        \"r\": 85,\n      }}\n\n"));
+        log.push_str("      at Object.toEqual (tests/names/olive.test.js:4:76)\n\n");
+    }
+    log.extend((150..300).map(pass));
+    log.push_str("Tests:       2 failed, 298 passed, 300 total\n");
+    let kept = pruned_as(&log, Kind::Log, 4096);
+    assert!(kept.contains("+   \"g\": 182,"), "{kept}");
+}
