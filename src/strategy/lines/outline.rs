@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::kind::Kind;
+use super::order::spread_positions;
 use super::readers::commits::{is_commit, is_commit_field};
 use super::readers::json_keys::reports_failure;
 use crate::signals::view;
@@ -237,8 +238,12 @@ pub(super) fn round_robin(lists: &[Vec<u32>], from: usize) -> Vec<u32> {
 
 /// Pretty JSON: the top-level keys, the second level's, both outside later
 /// array elements, then the first element of every array, then the rest
-/// shallowest first. One scan of each line's bytes; the nesting is a byte a
-/// level, and whether any open array is past its first element is a count.
+/// shallowest first. The second level comes value by value in turn, each
+/// value's keys spread over it (its first, its last, its middle, …) and
+/// its closing bracket after them: a small object is whole after a few
+/// rounds, a long map (a package's release times) gives a key a round. One
+/// scan of each line's bytes; the nesting is a byte a level, and whether
+/// any open array is past its first element is a count.
 fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) {
     const ARRAY: u8 = 1;
     // Lines read, and nesting levels opened and closed.
@@ -247,7 +252,9 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
     let mut stack: Vec<u8> = Vec::new();
     // Open arrays past their first element.
     let mut later_arrays = 0usize;
-    let (mut top, mut shallow, mut first_elements) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut top, mut first_elements) = (Vec::new(), Vec::new());
+    // The second level's lines, by the top-level line whose value holds them.
+    let mut shallow: Vec<Vec<u32>> = Vec::new();
     let mut deeper: Vec<(u32, u32)> = Vec::new();
     for k in 0..lines.len() {
         steps += 1;
@@ -264,7 +271,13 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         if !later && depth <= 1 && key {
             top.push(k);
         } else if !later && depth <= 2 && key {
-            shallow.push(k);
+            if shallow.len() < top.len() {
+                shallow.resize_with(top.len(), Vec::new);
+            }
+            match shallow.last_mut() {
+                Some(group) => group.push(k),
+                None => shallow.push(vec![k]),
+            }
         } else if !later {
             first_elements.push(k);
         } else {
@@ -321,6 +334,22 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         sorted[starts[d as usize]] = k;
         starts[d as usize] += 1;
     }
+    // Each value's keys spread over it, then value by value in turn: a
+    // small object is whole after a few rounds, a long map (a package's
+    // release times) gives one key a round.
+    // A value's closing bracket is no key of it: it comes after them.
+    let closes = |k: u32| {
+        let line = lines.line(k as usize);
+        matches!(line.iter().find(|&&u| !is_space(u)), Some(&(0x7D | 0x5D)))
+    };
+    let shallow: Vec<Vec<u32>> = shallow
+        .iter()
+        .map(|g| {
+            let (closing, keys): (Vec<u32>, Vec<u32>) = g.iter().partition(|&&k| closes(k));
+            spread_positions(keys.len()).map(|i| keys[i]).chain(closing).collect()
+        })
+        .collect();
+    let shallow = round_robin(&shallow, 0);
     (vec![top, shallow, first_elements, sorted], steps)
 }
 

@@ -71,6 +71,13 @@ fn lead(kind: Kind, level: usize) -> Option<Lead> {
     }
 }
 
+/// Whether the rest of tier `level` of a `kind`'s outline (past its first
+/// [`OUTLINE_HEAD`] lines) is spread over its text when kept: all but a
+/// JSON document's second level, which its outline orders value by value.
+fn spread_when_kept(kind: Kind, level: usize) -> bool {
+    !(kind == Kind::Json && level == 1)
+}
+
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`;
 /// where a task's words are found (`matches`), its lines come before the
 /// tiers, up to [`TASK_SHARE`] of what is left. Returns the steps of the
@@ -208,7 +215,7 @@ pub(crate) fn plan_outline<'a>(
         for (t, text) in tiers.iter().enumerate() {
             let start = index.bounds[t].start;
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
-            let first = tier.len().min(OUTLINE_HEAD);
+            let first = if spread_when_kept(kinds[t], level) { tier.len().min(OUTLINE_HEAD) } else { tier.len() };
             let rest = &tier[first..];
             let spread = spread_positions(rest.len()).map(|i| rest[i] as usize);
             for k in tier[..first].iter().map(|&k| k as usize).chain(spread) {

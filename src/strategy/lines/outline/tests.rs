@@ -105,6 +105,22 @@ fn tiers_put_the_map_first() {
 }
 
 #[test]
+fn a_jsons_second_level_comes_value_by_value_each_spread() {
+    // A long map of release times, then a small object of peers.
+    let times: String = (0..20).map(|i| format!("    \"1.{i}.0\": \"2026-01-{:02}\",\n", i + 1)).collect();
+    let text = format!(
+        "{{\n  \"time\": {{\n{times}    \"2.0.0\": \"2026-02-01\"\n  }},\n  \"peers\": {{\n    \"a\": \"1\",\n    \"b\": \"2\",\n    \"c\": \"3\"\n  }}\n}}\n"
+    );
+    let json = tiers_of(Kind::Json, &text);
+    assert_eq!(json[0], vec![0, 1, 24, 29], "{json:?}");
+    // Each value's first key, then each one's last, then each middle.
+    assert_eq!(json[1][..6], [2, 25, 22, 27, 12, 26], "{json:?}");
+    // A value's closing bracket after its keys; the small object is whole early.
+    assert_eq!(json[1][7], 28, "{json:?}");
+    assert_eq!(json[1].len(), 21 + 1 + 3 + 1, "every second-level line once: {json:?}");
+}
+
+#[test]
 fn round_robin_takes_each_group_in_turn() {
     let lists = vec![vec![1, 2, 3], vec![10], vec![20, 21]];
     assert_eq!(round_robin(&lists, 0), [1, 10, 20, 2, 21, 3]);

@@ -465,3 +465,27 @@ fn a_repeat_kept_with_room_left_keeps_what_explains_it_before_neighbours() {
     let kept = pruned_as(&log, Kind::Log, 4096);
     assert!(kept.contains("+   \"g\": 182,"), "{kept}");
 }
+
+#[test]
+fn small_objects_of_a_json_document_are_whole_before_a_long_maps_samples() {
+    // `npm view --json`: hundreds of release times, then the small objects
+    // asked about (peers, engines, dist), then more keys.
+    let mut doc = String::from("{\n  \"name\": \"pkg\",\n  \"time\": {\n");
+    doc.extend((0..400).map(|i| format!("    \"1.{i}.0\": \"2026-01-01T00:00:{:02}.000Z\",\n", i % 60)));
+    doc.push_str("    \"2.0.0\": \"2026-02-01T00:00:00.000Z\"\n  },\n");
+    let entry = |o: usize, j: usize| format!("    \"key-{o}-{j}\": \"value of key {j} in object {o}, long enough\",\n");
+    for o in 0..8 {
+        doc.push_str(&format!("  \"object-{o}\": {{\n"));
+        doc.extend((0..3).map(|j| entry(o, j)));
+        doc.push_str(&format!("    \"last-{o}\": true\n  }},\n"));
+    }
+    doc.push_str("  \"scripts\": {\n");
+    doc.extend((0..60).map(|i| format!("    \"task-{i}\": \"node scripts/task-{i}.js --verbose\",\n")));
+    doc.push_str("    \"last\": \"true\"\n  },\n  \"license\": \"MIT\"\n}\n");
+    let kept = pruned_as(&doc, Kind::Json, 4096);
+    for o in 0..8 {
+        for j in 0..3 {
+            assert!(kept.contains(&entry(o, j)), "key-{o}-{j}\n{kept}");
+        }
+    }
+}
