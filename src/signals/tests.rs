@@ -431,3 +431,13 @@ fn a_valgrind_line_glued_to_an_unfinished_line_is_read_as_valgrinds() {
     assert_eq!(failures("ok 3 - a==b== Invalid read of size 8"), [Failure::None]);
     assert_eq!(failures("ok 4 - run --12-- Invalid read of size 8"), [Failure::None]);
 }
+
+#[test]
+fn a_ubsan_report_glued_to_an_unfinished_line_is_read_as_ubsans() {
+    let glued = "ok 320 - unzigzag(429496test_varint.c:55:29: runtime error: shift exponent 35 is too large";
+    assert_eq!(failures(glued), [Failure::Strong]);
+    assert!(!classify(glued)[0].pass());
+    // Without the line and column before it, the words are a test's name.
+    assert_eq!(failures("ok 5 - names a runtime error: in its message"), [Failure::None]);
+    assert_eq!(failures("ok 6 - parse(x:55: runtime error: y)"), [Failure::None]);
+}

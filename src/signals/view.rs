@@ -42,19 +42,37 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     }
 }
 
-/// Where the content of a Valgrind line glued into `line` after `at`
-/// starts (past its tag), if one is: the tool wrote to stderr while
-/// another's stdout line was unfinished (`ok 1==6649== Invalid read of
-/// size 8`), so the terminal shows two lines' text on one. Where the glued
-/// line reports a failure, that is the line's verdict: the fragment before
-/// it is completed on a later line.
+/// Where the content of a sanitizer's line glued into `line` after `at`
+/// starts, if one is: a Valgrind line past its tag, or UBSan's report from
+/// its `runtime error: ` on (its `file.c:55:29` is glued to the text
+/// before it). The tool wrote to stderr while another's stdout line was
+/// unfinished (`ok 1==6649== Invalid read of size 8`, `ok 320 -
+/// unzigzag(4294test.c:55:29: runtime error: shift exponent 35`), so the
+/// terminal shows two lines' text on one. Where the glued line reports a
+/// failure, that is the line's verdict: the fragment before it is
+/// completed on a later line.
 pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
     // `--N-- ` is left out: options (`--x--`) are common text, and the tag
     // marks only Valgrind's own chatter.
     (at + 1..line.len()).find_map(|i| match line[i] {
         0x3D | 0x2A => Some(i + tool_prefix_len(&line[i..])).filter(|&c| c > i),
+        0x3A => runtime_error_after(line, i),
         _ => None,
     })
+}
+
+/// UBSan's report after the colon at `i` of `line`: where its `runtime
+/// error: ` starts, if it follows a `:LINE:COLUMN` that ends at `i`.
+fn runtime_error_after(line: &[u16], i: usize) -> Option<usize> {
+    const RUNTIME_ERROR: &[u8] = b" runtime error: ";
+    let rest = line.get(i + 1..i + 1 + RUNTIME_ERROR.len())?;
+    if !rest.iter().zip(RUNTIME_ERROR).all(|(&u, &b)| u == u16::from(b)) {
+        return None;
+    }
+    let digits_before = |end: usize| line[..end].iter().rev().take_while(|&&u| (0x30..=0x39).contains(&u)).count();
+    let column = digits_before(i);
+    let colon = i.checked_sub(column + 1)?;
+    (column > 0 && line[colon] == 0x3A && digits_before(colon) > 0).then_some(i + 2)
 }
 
 /// pytest's prefix on the lines of its internal errors.
