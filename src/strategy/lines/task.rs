@@ -299,7 +299,8 @@ pub(super) fn is_extension(word: &[u8]) -> bool {
 
 /// The terms of one word: its parts (split at `_ - . / :` and where a
 /// lower-case letter meets an upper-case one), each stemmed, and the whole
-/// word when it has more than one part (`true` beside it).
+/// word when it has more than one part (`true` beside it), then a dotted
+/// name's module paths ([`module_paths`]).
 fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
     if is_extension(word) {
         return vec![(word.to_ascii_lowercase(), true)];
@@ -330,7 +331,24 @@ fn terms_of(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
             out.push((stem(p), false));
         }
     }
+    out.extend(module_paths(word));
     out
+}
+
+/// A dotted name of three or more identifiers
+/// (`websockets.asyncio.client.connect`) as a search's hits or a listing
+/// write where it is: the paths of the modules that hold it, the nearest
+/// first (`websockets/asyncio/client`, `websockets/asyncio`), whole.
+fn module_paths(word: &[u8]) -> Vec<(Vec<u8>, bool)> {
+    let parts: Vec<&[u8]> = word.split(|&b| b == b'.').collect();
+    let identifier = |p: &&[u8]| {
+        p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    };
+    if parts.len() < 3 || !parts.iter().all(identifier) {
+        return Vec::new();
+    }
+    (2..parts.len()).rev().map(|n| (parts[..n].join(&b'/').to_ascii_lowercase(), true)).collect()
 }
 
 /// Whether `word`, lower-case, is one of [`STOP_WORDS`].

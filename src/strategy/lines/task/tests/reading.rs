@@ -14,6 +14,20 @@ fn identifiers_split_as_code_splits_them_and_stay_whole_too() {
     assert_eq!(terms("parse_date"), ["parse_date", "parse", "date"]);
     assert_eq!(terms("parse-date"), ["parse-date", "parse", "date", "parsedate"]);
     assert_eq!(terms("src/router.ts"), ["src/router.ts", "src", "router"]);
+    // A dotted name of three parts or more is also its module's path and its package's.
+    assert_eq!(
+        terms("websockets.asyncio.client.connect"),
+        [
+            "websockets.asyncio.client.connect",
+            "websocket",
+            "asyncio",
+            "client",
+            "connect",
+            "websockets/asyncio/client",
+            "websockets/asyncio"
+        ]
+    );
+    assert_eq!(terms("models.py"), ["models.py", "model"], "a file's name is no module path");
 }
 
 #[test]
