@@ -253,8 +253,9 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
     // Open arrays past their first element.
     let mut later_arrays = 0usize;
     let (mut top, mut first_elements) = (Vec::new(), Vec::new());
-    // The second level's lines, by the top-level line whose value holds them.
-    let mut shallow: Vec<Vec<u32>> = Vec::new();
+    // The second level's lines, by the top-level line whose value holds
+    // them (its place in `top`): a group only for a value that has some.
+    let mut shallow: Vec<(usize, Vec<u32>)> = Vec::new();
     let mut deeper: Vec<(u32, u32)> = Vec::new();
     for k in 0..lines.len() {
         steps += 1;
@@ -271,12 +272,9 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         if !later && depth <= 1 && key {
             top.push(k);
         } else if !later && depth <= 2 && key {
-            if shallow.len() < top.len() {
-                shallow.resize_with(top.len(), Vec::new);
-            }
             match shallow.last_mut() {
-                Some(group) => group.push(k),
-                None => shallow.push(vec![k]),
+                Some((owner, group)) if *owner == top.len() => group.push(k),
+                _ => shallow.push((top.len(), vec![k])),
             }
         } else if !later {
             first_elements.push(k);
@@ -344,7 +342,7 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
     };
     let shallow: Vec<Vec<u32>> = shallow
         .iter()
-        .map(|g| {
+        .map(|(_, g)| {
             let (closing, keys): (Vec<u32>, Vec<u32>) = g.iter().partition(|&&k| closes(k));
             spread_positions(keys.len()).map(|i| keys[i]).chain(closing).collect()
         })
