@@ -109,7 +109,7 @@ pub fn scan_lines(text: &[u16], f: &mut impl FnMut(Range<usize>, usize), masks: 
     }
 }
 
-/// Byte that stands for a failure glyph (`●`, `✕`, `✗`, `×`, `✘`) in the
+/// Byte that stands for a failure glyph (`●`, `✕`, `✖`, `✗`, `×`, `✘`) in the
 /// narrowed text, where such glyphs are found apart from the keywords.
 pub const GLYPH: u8 = 1;
 
@@ -126,7 +126,7 @@ pub const COUNT_SPACE: u8 = 3;
 #[inline(always)]
 fn is_glyph(u: u16) -> bool {
     // Bitwise, not short-circuit: one compare a glyph, vectorised.
-    (u == 0x25CF) | (u == 0x2715) | (u == 0x2717) | (u == 0x00D7) | (u == 0x2718)
+    (u == 0x25CF) | (u == 0x2715) | (u == 0x2716) | (u == 0x2717) | (u == 0x00D7) | (u == 0x2718)
 }
 
 /// The pass glyphs the rules read.

@@ -284,6 +284,19 @@ fn glyphs_flag_a_line_only_where_its_text_starts() {
     assert_eq!(signals.get(1).failure, Failure::Strong);
 }
 
+#[test]
+fn node_tests_spec_reporter_fails_a_test_and_its_suite_with_a_heavy_x() {
+    // `node --test --test-reporter=spec`: a failing test, indented, and the
+    // suite that holds it, at the margin; a passing one has its tick.
+    let t = utf16(
+        "\u{25B6} #F8F8F8\n  \u{2716} rgb.ansi256 (1.39428ms)\n\u{2716} #F8F8F8 (1.886457ms)\n  \u{2714} rgb.hsl (0.03ms)\n",
+    );
+    let s = starts(&t);
+    let signals = Signals::of_text(TextLines { text: &t, starts: &s });
+    let failures: Vec<Failure> = (0..4).map(|k| signals.get(k).failure).collect();
+    assert_eq!(failures, [Failure::None, Failure::Strong, Failure::Strong, Failure::None]);
+}
+
 /// `$ flake8 src` and `n` findings of one rule, differing in numbers only.
 fn e501_flood(n: usize) -> String {
     let mut log = String::from("$ flake8 src\n");
