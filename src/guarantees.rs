@@ -100,8 +100,9 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
     if let [Block::Text(text)] = blocks
         && let Some((kept, log)) = lines::kept_lines(text, budgets, options)
     {
-        floor_kept(text, budgets, &kept, log)?;
-        check_room_used(text, budgets, &kept, pruned.chars_after)?;
+        let lines = split_lines(text);
+        floor_kept(text, &lines, budgets, &kept, log)?;
+        check_room_used(text, &lines, budgets, &kept, pruned.chars_after)?;
     }
     let recovered = pruned.recovered(blocks);
     for (hash, text) in &recovered {
@@ -128,12 +129,12 @@ pub fn check_lines(blocks: &[Block<'_>], budgets: &Budgets, options: &LineOption
 /// and a plain tail within the same budget shows among its whole lines.
 pub fn check_floor(text: &[u16], budgets: &Budgets, options: &LineOptions) -> Result<(), String> {
     let Some((kept, log)) = lines::kept_lines(text, budgets, options) else { return Ok(()) };
-    floor_kept(text, budgets, &kept, log)
+    floor_kept(text, &split_lines(text), budgets, &kept, log)
 }
 
-/// [`check_floor`] of the lines a plan `kept`, `log` where it read the text as a log.
-fn floor_kept(text: &[u16], budgets: &Budgets, kept: &Kept, log: bool) -> Result<(), String> {
-    let lines = split_lines(text);
+/// [`check_floor`] of the lines a plan `kept` of `text` (split in `lines`),
+/// `log` where it read the text as a log.
+fn floor_kept(text: &[u16], lines: &[Range<usize>], budgets: &Budgets, kept: &Kept, log: bool) -> Result<(), String> {
     let n = lines.len();
     let cps = |run: Range<usize>| run.map(|k| code_point_len(&text[lines[k].clone()])).sum::<usize>();
     let (head, tail) = (budgets.head(), budgets.tail());
@@ -170,9 +171,14 @@ fn floor_kept(text: &[u16], budgets: &Budgets, kept: &Kept, log: bool) -> Result
 /// keep whole (each within [`lines::SHORT_LINE`] code points and the
 /// budget) is shown by a marker that saves less than the room the plan
 /// left, `keepChars` less `after`: such a run would fit as text. Of the
-/// lines a plan `kept`.
-fn check_room_used(text: &[u16], budgets: &Budgets, kept: &Kept, after: u64) -> Result<(), String> {
-    let lines = split_lines(text);
+/// lines a plan `kept` of `text` (split in `lines`).
+fn check_room_used(
+    text: &[u16],
+    lines: &[Range<usize>],
+    budgets: &Budgets,
+    kept: &Kept,
+    after: u64,
+) -> Result<(), String> {
     let n = lines.len();
     let keep = usize::try_from(budgets.keep()).unwrap_or(usize::MAX);
     let room = keep.saturating_sub(usize::try_from(after).unwrap_or(usize::MAX));

@@ -21,6 +21,11 @@ pub fn leading_blanks(line: &[u16]) -> usize {
     line.iter().take_while(|&&u| u == u16::from(b' ') || u == u16::from(b'\t')).count()
 }
 
+/// Whether `units` start with the ASCII bytes `prefix`, unit for byte.
+pub fn starts_with_ascii(units: &[u16], prefix: &[u8]) -> bool {
+    units.len() >= prefix.len() && units.iter().zip(prefix).all(|(&u, &b)| u == u16::from(b))
+}
+
 /// Where a table row's first columns open: the unit offsets just after
 /// the first two runs of two or more spaces within the first `REACH` units
 /// (indentation is not a gap), or `None` without two such gaps.

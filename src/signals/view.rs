@@ -26,8 +26,7 @@ pub(crate) fn content_start(line: &[u16]) -> usize {
 pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     let Some(&mark) = s.first() else { return 0 };
     if mark == u16::from(INTERNAL[0]) {
-        let internal = s.len() >= INTERNAL.len() && s.iter().zip(INTERNAL).all(|(&u, &b)| u == u16::from(b));
-        return if internal { INTERNAL.len() } else { 0 };
+        return if crate::text::starts_with_ascii(s, INTERNAL) { INTERNAL.len() } else { 0 };
     }
     if !TAG_MARKS.contains(&mark) || s.get(1) != Some(&mark) {
         return 0;
@@ -65,8 +64,7 @@ pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
 /// error: ` starts, if it follows a `:LINE:COLUMN` that ends at `i`.
 fn runtime_error_after(line: &[u16], i: usize) -> Option<usize> {
     const RUNTIME_ERROR: &[u8] = b" runtime error: ";
-    let rest = line.get(i + 1..i + 1 + RUNTIME_ERROR.len())?;
-    if !rest.iter().zip(RUNTIME_ERROR).all(|(&u, &b)| u == u16::from(b)) {
+    if !crate::text::starts_with_ascii(&line[i + 1..], RUNTIME_ERROR) {
         return None;
     }
     let digits_before = |end: usize| line[..end].iter().rev().take_while(|&&u| (0x30..=0x39).contains(&u)).count();

@@ -400,7 +400,7 @@ impl LogPlan<'_, '_, '_> {
         let opens_step = |k: usize| {
             let line = self.index.line(k);
             let body = &line[crate::signals::content_start(line)..];
-            body.len() >= STEP_OPEN.len() && body.iter().zip(STEP_OPEN).all(|(&u, &b)| u == u16::from(b))
+            crate::text::starts_with_ascii(body, STEP_OPEN)
         };
         (start..verdict).rev().find(|&k| opens_step(k))
     }

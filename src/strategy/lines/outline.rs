@@ -254,8 +254,9 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
     let mut later_arrays = 0usize;
     let (mut top, mut first_elements) = (Vec::new(), Vec::new());
     // The second level's lines, by the top-level line whose value holds
-    // them (its place in `top`): a group only for a value that has some.
-    let mut shallow: Vec<(usize, Vec<u32>)> = Vec::new();
+    // them (its place in `top`): a group only for a value that has some,
+    // its keys apart from its closing brackets.
+    let mut shallow: Vec<(usize, Vec<u32>, Vec<u32>)> = Vec::new();
     let mut deeper: Vec<(u32, u32)> = Vec::new();
     for k in 0..lines.len() {
         steps += 1;
@@ -272,9 +273,12 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         if !later && depth <= 1 && key {
             top.push(k);
         } else if !later && depth <= 2 && key {
-            match shallow.last_mut() {
-                Some((owner, group)) if *owner == top.len() => group.push(k),
-                _ => shallow.push((top.len(), vec![k])),
+            if shallow.last().is_none_or(|&(owner, _, _)| owner != top.len()) {
+                shallow.push((top.len(), Vec::new(), Vec::new()));
+            }
+            if let Some((_, keys, closing)) = shallow.last_mut() {
+                // A value's closing bracket is no key of it.
+                if matches!(line.get(start), Some(&(0x7D | 0x5D))) { closing.push(k) } else { keys.push(k) }
             }
         } else if !later {
             first_elements.push(k);
@@ -335,16 +339,10 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
     // Each value's keys spread over it, then value by value in turn: a
     // small object is whole after a few rounds, a long map (a package's
     // release times) gives one key a round.
-    // A value's closing bracket is no key of it: it comes after them.
-    let closes = |k: u32| {
-        let line = lines.line(k as usize);
-        matches!(line.iter().find(|&&u| !is_space(u)), Some(&(0x7D | 0x5D)))
-    };
     let shallow: Vec<Vec<u32>> = shallow
         .iter()
-        .map(|(_, g)| {
-            let (closing, keys): (Vec<u32>, Vec<u32>) = g.iter().partition(|&&k| closes(k));
-            spread_positions(keys.len()).map(|i| keys[i]).chain(closing).collect()
+        .map(|(_, keys, closing)| {
+            spread_positions(keys.len()).map(|i| keys[i]).chain(closing.iter().copied()).collect()
         })
         .collect();
     let shallow = round_robin(&shallow, 0);

@@ -28,7 +28,7 @@ use super::readers::patterns::patterns;
 use super::readers::places::leading_file;
 use super::task::Matches;
 use crate::signals::{is_blank, view};
-use crate::text::leading_blanks;
+use crate::text::{leading_blanks, starts_with_ascii};
 use worth::Worth;
 
 mod worth;
@@ -369,13 +369,11 @@ pub(super) fn ends_with_colon(line: &[u16]) -> bool {
 /// is restricted to heads every commit's patch and names none of them.
 /// Work: one look at each line's start, of diffs only, added to `steps`.
 pub(super) fn diff_scope(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> u32 {
-    let header = FILE_HEADER.as_bytes();
     let mut headers = Vec::new();
     for (bounds, _) in index.bounds.iter().zip(kinds).filter(|&(_, &kind)| kind == Kind::Diff) {
         for k in bounds.clone() {
             *steps += 1;
-            let line = index.line(k);
-            if line.len() >= header.len() && line.iter().zip(header).all(|(&u, &b)| u == u16::from(b)) {
+            if starts_with_ascii(index.line(k), FILE_HEADER.as_bytes()) {
                 headers.push(k);
             }
         }
