@@ -75,7 +75,15 @@ pub struct Task {
     /// "(not the tests)"), after every term it asks for (bit `i`: term
     /// `i`), a mask for each clause or parenthesis that sets them aside.
     aside: Vec<u32>,
+    /// Whether the request asks when something first appeared ("which
+    /// release first shipped", "when was it introduced"): in a commit log,
+    /// newest first, the oldest commit holding a term answers it.
+    earliest: bool,
 }
+
+/// Words of a request that ask for the first time something appeared.
+const EARLIEST: &[&str] =
+    &["earliest", "first", "initially", "introduce", "introduced", "introduces", "oldest", "originally"];
 
 impl Task {
     /// The terms of the requests `texts`, in order, each once.
@@ -124,6 +132,7 @@ impl Task {
         let mut aside_from = None;
         // Terms marked late come after every word: they never take a word's room.
         let (late, words): (Vec<_>, Vec<_>) = asked.into_iter().flatten().partition(|w| w.first() == Some(&LATE_MARK));
+        let earliest = words.iter().any(|w| is_one_of(w.strip_prefix(&[CODE_MARK][..]).unwrap_or(w), EARLIEST));
         let words = words.into_iter().chain(late).map(|w| (None, w));
         for (group, word) in
             words.chain(aside.into_iter().enumerate().flat_map(|(g, ws)| ws.into_iter().map(move |w| (Some(g), w))))
@@ -210,7 +219,7 @@ impl Task {
                 }
             }
         }
-        Task { terms, literal, implies, ranges, aside }
+        Task { terms, literal, implies, ranges, aside, earliest }
     }
 
     /// Whether there is nothing to look for.

@@ -50,6 +50,8 @@ pub(crate) struct Matches {
     /// The terms of weight written as code or as a name with a digit or
     /// `_` (`test_boolean_field`, `fields.py`): each names one thing.
     names: u32,
+    /// Whether the request asks when something first appeared (see [`Task`]).
+    pub(crate) earliest: bool,
     /// Matches read: the work, counted.
     pub(crate) steps: usize,
 }
@@ -152,7 +154,7 @@ impl Matches {
         let found = (0..task.terms.len()).filter(|&t| lines_with[t] > 0).fold(0u32, |m, t| m | 1 << t);
         let aside = task.aside.iter().map(|g| g & found).filter(|&g| g != 0).collect();
         let names = (0..task.terms.len()).filter(|&t| task.literal[t] && weights[t] > 0.0).fold(0, |m, t| m | 1 << t);
-        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, names, steps })
+        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, names, earliest: task.earliest, steps })
     }
 
     /// Line `k`'s score: the weights of the terms on it, a part of that
@@ -215,6 +217,11 @@ impl Matches {
             mask &= mask - 1;
         }
         sum
+    }
+
+    /// Each term's weight (none for a term set aside or found nowhere).
+    pub(crate) fn weights(&self) -> &[f64] {
+        &self.weights
     }
 
     /// The terms of weight on line `k` (bit `i`: term `i`).

@@ -4,18 +4,21 @@
 //! the task names (a matched line that opens one) by that definition's
 //! score ([`named_bodies`]); in search hits, raised by the task's words
 //! its hunk holds that it does not ([`search_hunks`]: the hits of one
-//! function hold the request's words between them); and for a line
+//! function hold the request's words between them); in a commit log,
+//! where the request asks when something first appeared, raised where it
+//! is a term's oldest mention ([`oldest_mentions`]); and for a line
 //! longer than the cap, the share of it that is kept.
 //!
 //! Work: a step per matched line, the named definitions' bodies (at most
 //! [`NAMED_DEFINITIONS`] walks over the text), a look at each line's end
 //! of a listing up to its last matched line, and `2 × HUNK_REACH + 1`
-//! comparisons per search hit.
+//! comparisons per search hit, and a step per matched line of a commit log.
 
 use std::ops::Range;
 
 use super::super::index::LineIndex;
 use super::super::kind::Kind;
+use super::super::readers::commits::is_commit;
 use super::super::readers::places::{leading_file, leading_line};
 use super::super::task::Matches;
 use super::{ends_with_colon, is_dir_header, opens_definition};
@@ -46,6 +49,10 @@ pub(super) struct Worth<'m, 'i, 'a> {
     headers: Vec<(usize, Option<usize>)>,
     /// Search hits raised by their hunk, ascending.
     hunks: Vec<(usize, f64)>,
+    /// Where the request asks when something first appeared, the lines of
+    /// a commit log that hold a term's oldest mention, each raised by the
+    /// weights of the terms it is the oldest of, ascending.
+    oldest: Vec<(usize, f64)>,
 }
 
 impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
@@ -59,6 +66,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
             bodies: named_bodies(index, matches, kinds, steps),
             headers: listing_headers(index, matches, kinds, steps),
             hunks: search_hunks(index, matches, kinds, steps),
+            oldest: oldest_mentions(index, matches, kinds, steps),
         }
     }
 
@@ -73,6 +81,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
         };
         let body = self.bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
         let hunk = self.hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.hunks[i].1);
+        let oldest = self.oldest.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.oldest[i].1);
         // A line longer than the cap is cut to it, and its words may be in
         // the part cut: it is worth the share of it that is kept.
         let kept_share = match self.index.cps(k) {
@@ -80,7 +89,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
             _ => 1.0,
         };
         // What the task sets aside is worth a part, raised or not.
-        (score + (body + hunk) * self.matches.aside_share(k)) * kept_share
+        (score + (body + hunk + oldest) * self.matches.aside_share(k)) * kept_share
     }
 }
 
@@ -219,6 +228,64 @@ fn listing_headers(
 fn view_of<'v>(line: &[u16], v: &'v mut String) -> &'v str {
     view(line, v);
     v
+}
+
+/// Where `matches` asks when something first appeared: in each commit log
+/// of `index` (a diff's text that opens with a commit, newest first), each
+/// term's last matched line (its oldest commit's), raised by the term's
+/// weight. Work: a step per matched line of a commit log.
+fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
+    if !matches.earliest {
+        return Vec::new();
+    }
+    let mut v = String::new();
+    let logs: Vec<bool> = (0..index.texts.len())
+        .map(|t| {
+            let start = index.bounds[t].start;
+            kinds[t] == Kind::Diff && {
+                view(index.line(start), &mut v);
+                is_commit(&v)
+            }
+        })
+        .collect();
+    let weights = matches.weights();
+    let mut last: Vec<Option<usize>> = vec![None; weights.len()];
+    let mut out: Vec<(usize, f64)> = Vec::new();
+    let flush = |last: &mut Vec<Option<usize>>, out: &mut Vec<(usize, f64)>| {
+        for (t, at) in last.iter_mut().enumerate() {
+            if let Some(k) = at.take() {
+                out.push((k, weights[t]));
+            }
+        }
+    };
+    let mut text = None;
+    for k in matches.lines() {
+        let t = index.text_of(k);
+        if !logs[t] {
+            continue;
+        }
+        *steps += 1;
+        if text != Some(t) {
+            flush(&mut last, &mut out);
+            text = Some(t);
+        }
+        let mut mask = matches.terms_on(k);
+        while mask != 0 {
+            last[mask.trailing_zeros() as usize] = Some(k);
+            mask &= mask - 1;
+        }
+    }
+    flush(&mut last, &mut out);
+    out.sort_by_key(|&(k, _)| k);
+    // One entry per line: the weights of the terms it is the oldest of.
+    out.dedup_by(|b, a| {
+        let same = a.0 == b.0;
+        if same {
+            a.1 += b.1;
+        }
+        same
+    });
+    out
 }
 
 #[cfg(test)]

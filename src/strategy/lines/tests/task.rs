@@ -468,3 +468,22 @@ fn the_path_every_patch_of_a_diff_is_under_names_none_of_them() {
     let matches = task::Matches::find(&index, &task).unwrap();
     assert_eq!(task_plan::diff_scope(&index, &matches, &[Kind::Diff], &mut 0), 0);
 }
+
+#[test]
+fn asked_when_something_first_appeared_a_commit_logs_oldest_mention_is_kept() {
+    // `git log --stat`, newest first: half the releases touch py.typed.
+    let mut log = String::new();
+    for i in (0..80).rev() {
+        log.push_str(&format!(
+            "commit {i:040x}\nAuthor: A <a@example.com>\n\n    1.{i}.0\n\n src/lib_{i}.py | 4 ++--\n"
+        ));
+        if i % 2 == 1 {
+            log.push_str(&format!(" src/pkg/py.typed | {i} +\n"));
+        }
+        log.push_str(" 2 files changed\n\n");
+    }
+    let kept = with_task(&log, Kind::Diff, 2048, "Which release first shipped py.typed?");
+    assert!(kept.contains(" src/pkg/py.typed | 1 +\n"), "{kept}");
+    let kept = with_task(&log, Kind::Diff, 2048, "Which release last touched py.typed?");
+    assert!(kept.contains(" src/pkg/py.typed | 79 +\n"), "{kept}");
+}
