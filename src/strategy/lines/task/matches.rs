@@ -20,6 +20,10 @@ const COMMON: f64 = 2.0;
 /// What a term written as code (`parse_date`, `src/router.ts`, `TS2552`)
 /// weighs beside a word of prose as rare.
 const LITERAL: f64 = 2.0;
+/// What a path weighs (`src/router.ts`, the module `websockets/asyncio` of
+/// a dotted name) beside a word of prose as rare: it names one place,
+/// where other code terms name a thing found in many.
+const PATH: f64 = 3.0;
 /// Shortest short form of a prose word searched for (see [`patterns`]).
 const SHORT_FORM_MIN: usize = 4;
 /// Longest short form of a prose word searched for.
@@ -145,7 +149,11 @@ impl Matches {
                 // (`commit`, `Date`, `error`), not what was asked for.
                 let shape =
                     c >= SHAPE_LINES && leading[t] * 5 >= c * 4 && task.terms[t].iter().all(u8::is_ascii_alphabetic);
-                let boost = if task.literal[t] { LITERAL } else { 1.0 };
+                let boost = match (task.terms[t].contains(&b'/'), task.literal[t]) {
+                    (true, _) => PATH,
+                    (false, true) => LITERAL,
+                    (false, false) => 1.0,
+                };
                 if c == 0 || shape { 0.0 } else { ((n as f64 / c as f64) / COMMON).ln().max(0.0) * boost }
             })
             .collect();

@@ -312,3 +312,18 @@ fn a_file_the_task_names_is_not_found_inside_another_files_name() {
     assert!(scores[61] > scores[0] && scores[61] > scores[60], "{} {} {}", scores[61], scores[0], scores[60]);
     assert_eq!(ranked[0], 61);
 }
+
+#[test]
+fn a_module_the_task_names_by_its_path_outranks_a_docstring_of_its_words() {
+    // Another implementation's docstring lists the options the request
+    // names; the named module's own line holds one of them.
+    let mut text = lines_of(60, |i| format!("ws/util/mod_{i}.py:{i}: wait(timeout={i})\n"));
+    text.push_str("ws/legacy/server.py:50: see ``ping_interval``, ``ping_timeout``, ``close_timeout``\n"); // 60
+    text.push_str("ws/asyncio/client.py:281:     ping_timeout: float = 20,\n"); // 61
+    text.push_str("ws/sync/client.py:90:     ping_timeout: float = 20,\n"); // 62
+    let task = "In ws.asyncio.client.connect, what do ping_interval, ping_timeout and close_timeout default to?";
+    let (_, found) = matches(&text, task);
+    let (scores, ranked) = found.unwrap();
+    assert!(scores[61] > scores[60], "{} vs {}", scores[61], scores[60]);
+    assert_eq!(ranked[0], 61);
+}
