@@ -139,7 +139,9 @@ fn search_hit(v: &[u8]) -> Option<(&[u8], &[u8])> {
     (digits > 0 && v.get(path + 1 + digits) == Some(&b':')).then(|| (&v[..path], &v[path + digits + 2..]))
 }
 
-/// Search results: the first hit of every file that is no import (its
+/// Search results: the first hit of every file that defines a name half
+/// its file's hits or more hold (what was searched for: `pub enum
+/// MatchKind {` in a search for `MatchKind`), else that is no import (its
 /// first, where all are), then the others file by file in turn, then the
 /// context lines.
 fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
@@ -147,6 +149,7 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     // Each file's first hit that is no import, where it has one: a file's
     // imports of what was searched for say least about it.
     let mut lead: Vec<Option<usize>> = Vec::new();
+    let mut defines: Vec<Option<(usize, Vec<u8>)>> = Vec::new();
     let mut context = Vec::new();
     let mut v = String::new();
     for k in 0..lines.len() {
@@ -157,9 +160,15 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
                 let (g, at) = by_file.add(path, k as u32);
                 if g == lead.len() {
                     lead.push(None);
+                    defines.push(None);
                 }
                 if !import && lead[g].is_none() {
                     lead[g] = Some(at);
+                }
+                if defines[g].is_none()
+                    && let Some(name) = defined_name(text)
+                {
+                    defines[g] = Some((at, name.to_vec()));
                 }
             }
             None => context.push(k as u32),
@@ -167,12 +176,43 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     }
     // That hit leads its file, the rest in their order.
     let mut files = by_file.lists;
-    for (hits, lead) in files.iter_mut().zip(lead) {
-        if let Some(i) = lead {
+    for ((hits, lead), defines) in files.iter_mut().zip(lead).zip(defines) {
+        // A definition of a name half its file's hits or more hold: what was searched for.
+        let defines = defines.and_then(|(at, name)| {
+            let holding = hits
+                .iter()
+                .filter(|&&k| {
+                    view(lines.line(k as usize), &mut v);
+                    v.as_bytes().windows(name.len()).any(|w| w == name)
+                })
+                .count();
+            (holding * 2 >= hits.len()).then_some(at)
+        });
+        if let Some(i) = defines.or(lead) {
             hits[..=i].rotate_right(1);
         }
     }
     vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
+}
+
+/// The name a line of code defines (a type, a function, a trait's
+/// implementation), not a binding's (`let`, `var`, `const`): the first
+/// identifier of three characters or more after the keyword (not a
+/// generic's `T`).
+fn defined_name(code: &[u8]) -> Option<&[u8]> {
+    let p = super::readers::patterns::patterns();
+    let t = code.trim_ascii_start();
+    if !(p.definition.is_match(code) || p.function.is_match(code))
+        || [&b"let "[..], b"var ", b"const "].iter().any(|w| t.starts_with(w))
+    {
+        return None;
+    }
+    const KEYWORDS: &[&[u8]] =
+        &[b"def", b"class", b"fn", b"func", b"function", b"struct", b"enum", b"trait", b"impl", b"interface", b"type"];
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    let mut words = t.split(|b| !ident(b)).filter(|w| !w.is_empty());
+    words.find(|w| KEYWORDS.contains(w))?;
+    words.find(|w| !matches!(*w, b"for" | b"dyn" | b"mut")).filter(|w| w.len() >= 3)
 }
 
 /// Whether a line of code only imports (`import x`, `from x import y`,

@@ -159,6 +159,18 @@ fn a_searchs_file_is_led_by_its_first_hit_that_is_no_import() {
 }
 
 #[test]
+fn a_searchs_file_is_led_by_its_definition_of_what_its_hits_name() {
+    let hits = tiers_of(
+        Kind::Search,
+        "a.rs:20:/// the kind of a match\na.rs:62:pub enum MatchKind {\na.rs:90:    MatchKind::Standard\n\
+         b.rs:3:// unsafe code\nb.rs:18:unsafe fn offset_from(a: usize) {\nb.rs:40:    unsafe { f() }\n",
+    );
+    // a.rs's hits name `MatchKind`, which it defines; b.rs's name no `offset_from`.
+    assert_eq!(hits[0], vec![1, 3]);
+    assert_eq!(hits[1], vec![0, 4, 2, 5]);
+}
+
+#[test]
 fn a_commit_logs_newest_diffstat_comes_before_any_diff_line() {
     let commit = |n: u32| {
         format!(
