@@ -22,6 +22,14 @@ use code::code;
 mod listing;
 use listing::listing;
 
+/// Lines of each outline tier kept in order before the rest is spread.
+pub(super) const OUTLINE_HEAD: usize = 4;
+
+/// Most members of a JSON document's top-level value that is shown whole
+/// with its key, in the top level's tier (`"peerDependencies": {` and its
+/// three ranges): a small object's key says little without them.
+const SMALL_OBJECT: usize = 4;
+
 /// The tiers of a text of kind `kind` (line indices local to the text), in
 /// the order they are kept; empty for [`Kind::Log`]. With them, the steps
 /// taken: lines read and nesting pushed and popped (for the tests that hold
@@ -376,6 +384,25 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
         sorted[starts[d as usize]] = k;
         starts[d as usize] += 1;
     }
+    // The top level: its first lines in order, the rest spread; a key whose
+    // value is a small object (no more than [`SMALL_OBJECT`] members, each
+    // on its line) brings it, right after it.
+    let top = {
+        let mut members: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (owner, keys, closing) in &shallow {
+            let Some(&key) = owner.checked_sub(1).and_then(|o| top.get(o)) else { continue };
+            let whole = keys.len() <= SMALL_OBJECT
+                && keys.iter().enumerate().all(|(i, &k)| k == key + 1 + i as u32)
+                && closing.as_slice() == [key + 1 + keys.len() as u32];
+            if whole {
+                members.insert(key, keys.iter().chain(closing).copied().collect());
+            }
+        }
+        let first = top.len().min(OUTLINE_HEAD);
+        let rest = &top[first..];
+        let order = top[..first].iter().copied().chain(spread_positions(rest.len()).map(|i| rest[i]));
+        order.flat_map(|k| std::iter::once(k).chain(members.remove(&k).unwrap_or_default())).collect::<Vec<u32>>()
+    };
     // Each value's keys spread over it, then value by value in turn: a
     // small object is whole after a few rounds, a long map (a package's
     // release times) gives one key a round.

@@ -13,6 +13,7 @@ use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
 use super::order::spread_positions;
+use super::outline::OUTLINE_HEAD;
 use super::readers::commits::is_commit;
 use super::task::Matches;
 use super::task_plan::keep_task_lines;
@@ -40,9 +41,6 @@ const TASK_SHARE: f64 = 0.8;
 /// tiers: what a blind head shows whole (its message, its diffstat or
 /// diff), where the outline shows every commit by its header and subject.
 const NEWEST_COMMIT_SHARE: f64 = 0.1;
-
-/// Lines of each outline tier kept in order before the rest is spread.
-const OUTLINE_HEAD: usize = 4;
 
 /// What of an outline tier is kept before any tier's rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,9 +71,10 @@ fn lead(kind: Kind, level: usize) -> Option<Lead> {
 
 /// Whether the rest of tier `level` of a `kind`'s outline (past its first
 /// [`OUTLINE_HEAD`] lines) is spread over its text when kept: all but a
-/// JSON document's second level, which its outline orders value by value.
+/// JSON document's first two levels, which its outline orders (the top
+/// level spread with its small objects, the second value by value).
 fn spread_when_kept(kind: Kind, level: usize) -> bool {
-    !(kind == Kind::Json && level == 1)
+    !(kind == Kind::Json && level <= 1)
 }
 
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`;

@@ -92,15 +92,15 @@ fn tiers_put_the_map_first() {
         Kind::Json,
         "{\n  \"a\": {\n    \"b\": 1\n  },\n  \"list\": [\n    {\n      \"x\": 1\n    },\n    {\n      \"x\": 2\n    }\n  ]\n}\n",
     );
-    // Top-level keys first, then the second level.
-    assert_eq!(json[0], vec![0, 1, 4, 12], "{json:?}");
+    // Top-level keys first (a small object whole with its key), then the second level.
+    assert_eq!(json[0], vec![0, 1, 2, 3, 4, 12], "{json:?}");
     assert!(json[1].contains(&2), "{json:?}");
     // The second array element comes last.
     assert!(json[3].contains(&9), "{json:?}");
     // Brackets, commas and escaped quotes inside strings open and close nothing.
     let quoted =
         tiers_of(Kind::Json, "{\n  \"a\": \"{[\\\"]}, x\",\n  \"b\": \"\\\\\",\n  \"c\": {\n    \"d\": 1\n  }\n}\n");
-    assert_eq!(quoted[0], vec![0, 1, 2, 3, 6], "{quoted:?}");
+    assert_eq!(quoted[0], vec![0, 1, 2, 3, 4, 5, 6], "{quoted:?}");
     assert_eq!(quoted[1], vec![4, 5], "{quoted:?}");
 }
 
@@ -112,12 +112,26 @@ fn a_jsons_second_level_comes_value_by_value_each_spread() {
         "{{\n  \"time\": {{\n{times}    \"2.0.0\": \"2026-02-01\"\n  }},\n  \"peers\": {{\n    \"a\": \"1\",\n    \"b\": \"2\",\n    \"c\": \"3\"\n  }}\n}}\n"
     );
     let json = tiers_of(Kind::Json, &text);
-    assert_eq!(json[0], vec![0, 1, 24, 29], "{json:?}");
+    // The small object of peers comes whole after its key in the top level.
+    assert_eq!(json[0], vec![0, 1, 24, 25, 26, 27, 28, 29], "{json:?}");
     // Each value's first key, then each one's last, then each middle.
     assert_eq!(json[1][..6], [2, 25, 22, 27, 12, 26], "{json:?}");
     // A value's closing bracket after its keys; the small object is whole early.
     assert_eq!(json[1][7], 28, "{json:?}");
     assert_eq!(json[1].len(), 21 + 1 + 3 + 1, "every second-level line once: {json:?}");
+}
+
+#[test]
+fn a_jsons_small_objects_come_whole_with_their_keys_in_the_top_level() {
+    let deps: String = (0..6).map(|i| format!("    \"d{i}\": \"^{i}\",\n")).collect();
+    let text = format!(
+        "{{\n  \"name\": \"x\",\n  \"a\": 1,\n  \"b\": 2,\n  \"deps\": {{\n{deps}    \"d6\": \"^6\"\n  }},\n  \"peers\": {{\n    \"p\": \">=1\",\n    \"q\": \">=2\"\n  }},\n  \"c\": 3\n}}\n"
+    );
+    let json = tiers_of(Kind::Json, &text);
+    // The first four in order, then the rest spread (first, last, middle,
+    // …): the seven deps stay a second-level value; the two peers and
+    // their closing bracket follow their key.
+    assert_eq!(json[0], vec![0, 1, 2, 3, 4, 18, 13, 14, 15, 16, 17], "{json:?}");
 }
 
 #[test]
