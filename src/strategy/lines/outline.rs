@@ -187,13 +187,21 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     for ((hits, lead), defines) in files.iter_mut().zip(lead).zip(defines) {
         // A definition of a name half its file's hits or more hold: what was searched for.
         let defines = defines.and_then(|(at, name)| {
-            let holding = hits
-                .iter()
-                .filter(|&&k| {
-                    view(lines.line(k as usize), &mut v);
-                    v.as_bytes().windows(name.len()).any(|w| w == name)
-                })
-                .count();
+            let holds = |k: u32| {
+                lines
+                    .line(k as usize)
+                    .windows(name.len())
+                    .any(|w| w.iter().zip(&name).all(|(&u, &b)| u == u16::from(b)))
+            };
+            // Read until half the hits are found holding it, or can no longer be.
+            let (mut holding, mut read) = (0, 0);
+            for &k in hits.iter() {
+                if holding * 2 >= hits.len() || (hits.len() - read + holding) * 2 < hits.len() {
+                    break;
+                }
+                read += 1;
+                holding += usize::from(holds(k));
+            }
             (holding * 2 >= hits.len()).then_some(at)
         });
         if let Some(i) = defines.or(lead) {
@@ -203,21 +211,50 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     vec![files.iter().map(|hits| hits[0]).collect(), round_robin(&files, 1), context]
 }
 
+/// What opens a definition of a name ([`defined_name`]).
+const KEYWORDS: &[&[u8]] =
+    &[b"def", b"class", b"fn", b"func", b"function", b"struct", b"enum", b"trait", b"impl", b"interface", b"type"];
+/// What may come before [`KEYWORDS`] in a definition.
+const MODIFIERS: &[&[u8]] = &[
+    b"export",
+    b"default",
+    b"pub",
+    b"async",
+    b"static",
+    b"public",
+    b"private",
+    b"protected",
+    b"internal",
+    b"unsafe",
+    b"declare",
+    b"extern",
+    b"inline",
+    b"abstract",
+    b"final",
+    b"override",
+    b"virtual",
+    b"sealed",
+    b"open",
+    b"data",
+    b"suspend",
+];
+
 /// The name a line of code defines (a type, a function, a trait's
 /// implementation), not a binding's (`let`, `var`, `const`): the first
 /// identifier of three characters or more after the keyword (not a
 /// generic's `T`).
 fn defined_name(code: &[u8]) -> Option<&[u8]> {
-    let p = super::readers::patterns::patterns();
     let t = code.trim_ascii_start();
-    if !(p.definition.is_match(code) || p.function.is_match(code))
-        || [&b"let "[..], b"var ", b"const "].iter().any(|w| t.starts_with(w))
-    {
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    // Most hits are no definition: their first word says so before any pattern runs.
+    let first = &t[..t.iter().position(|b| !ident(b)).unwrap_or(t.len())];
+    if !(t.first() == Some(&b'@') || KEYWORDS.contains(&first) || MODIFIERS.contains(&first)) {
         return None;
     }
-    const KEYWORDS: &[&[u8]] =
-        &[b"def", b"class", b"fn", b"func", b"function", b"struct", b"enum", b"trait", b"impl", b"interface", b"type"];
-    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    let p = super::readers::patterns::patterns();
+    if !(p.definition.is_match(code) || p.function.is_match(code)) {
+        return None;
+    }
     let mut words = t.split(|b| !ident(b)).filter(|w| !w.is_empty());
     words.find(|w| KEYWORDS.contains(w))?;
     words.find(|w| !matches!(*w, b"for" | b"dyn" | b"mut")).filter(|w| w.len() >= 3)
