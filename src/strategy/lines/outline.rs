@@ -214,30 +214,9 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
 /// What opens a definition of a name ([`defined_name`]).
 const KEYWORDS: &[&[u8]] =
     &[b"def", b"class", b"fn", b"func", b"function", b"struct", b"enum", b"trait", b"impl", b"interface", b"type"];
-/// What may come before [`KEYWORDS`] in a definition.
-const MODIFIERS: &[&[u8]] = &[
-    b"export",
-    b"default",
-    b"pub",
-    b"async",
-    b"static",
-    b"public",
-    b"private",
-    b"protected",
-    b"internal",
-    b"unsafe",
-    b"declare",
-    b"extern",
-    b"inline",
-    b"abstract",
-    b"final",
-    b"override",
-    b"virtual",
-    b"sealed",
-    b"open",
-    b"data",
-    b"suspend",
-];
+/// Words of a line a definition's keyword is among, past its modifiers
+/// (`pub(crate) async fn`, `export default class`).
+const KEYWORD_REACH: usize = 5;
 
 /// The name a line of code defines (a type, a function, a trait's
 /// implementation), not a binding's (`let`, `var`, `const`): the first
@@ -246,16 +225,17 @@ const MODIFIERS: &[&[u8]] = &[
 fn defined_name(code: &[u8]) -> Option<&[u8]> {
     let t = code.trim_ascii_start();
     let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
-    // Most hits are no definition: their first word says so before any pattern runs.
-    let first = &t[..t.iter().position(|b| !ident(b)).unwrap_or(t.len())];
-    if !(t.first() == Some(&b'@') || KEYWORDS.contains(&first) || MODIFIERS.contains(&first)) {
+    let words = || t.split(|b| !ident(b)).filter(|w| !w.is_empty());
+    // Most hits are no definition: no keyword among their first words (past
+    // a modifier or two) says so before any pattern runs.
+    if !(t.first() == Some(&b'@') || words().take(KEYWORD_REACH).any(|w| KEYWORDS.contains(&w))) {
         return None;
     }
     let p = super::readers::patterns::patterns();
     if !(p.definition.is_match(code) || p.function.is_match(code)) {
         return None;
     }
-    let mut words = t.split(|b| !ident(b)).filter(|w| !w.is_empty());
+    let mut words = words();
     words.find(|w| KEYWORDS.contains(w))?;
     words.find(|w| !matches!(*w, b"for" | b"dyn" | b"mut")).filter(|w| w.len() >= 3)
 }

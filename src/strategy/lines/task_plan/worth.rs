@@ -241,11 +241,8 @@ fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], ste
     let mut v = String::new();
     let logs: Vec<bool> = (0..index.texts.len())
         .map(|t| {
-            let start = index.bounds[t].start;
-            kinds[t] == Kind::Diff && {
-                view(index.line(start), &mut v);
-                is_commit(&v)
-            }
+            let lines = index.bounds[t].clone();
+            kinds[t] == Kind::Diff && !lines.is_empty() && is_commit(view_of(index.line(lines.start), &mut v))
         })
         .collect();
     let weights = matches.weights();
