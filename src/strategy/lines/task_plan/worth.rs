@@ -37,6 +37,10 @@ const HEADER_PART: f64 = 0.5;
 const HUNK_REACH: usize = 24;
 /// Of its hunk's other hits' scores, what a search hit is raised by.
 const HUNK_RAISE: f64 = 0.5;
+/// What its hunk raises a search hit by, at most, times its own score: a
+/// hit holding one common word of the task inside a docstring dense with
+/// the others stays below a hit that holds a rare one.
+const HUNK_RAISE_MOST: f64 = 4.0;
 
 /// What each matched line of one output is worth, read once per plan.
 pub(super) struct Worth<'m, 'i, 'a> {
@@ -81,6 +85,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
         };
         let body = self.bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
         let hunk = self.hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.hunks[i].1);
+        let hunk = hunk.min(own * HUNK_RAISE_MOST);
         let oldest = self.oldest.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.oldest[i].1);
         // A line longer than the cap is cut to it, and its words may be in
         // the part cut: it is worth the share of it that is kept.
@@ -291,6 +296,27 @@ mod tests {
     use crate::content::Block;
     use crate::strategy::lines::task::Task;
     use crate::text::utf16;
+
+    #[test]
+    fn a_hunk_raises_a_hit_by_four_times_its_own_score_at_most() {
+        // A docstring dense with the task's words around a hit holding a
+        // common one; far below, a hit holding a rare one alone.
+        let mut hits = String::new();
+        for i in 0..40 {
+            hits.push_str(&format!("src/logger.rs:{}:    /// the logger {i} of the crate\n", 100 + i));
+        }
+        hits.push_str("src/logger.rs:150:    /// sets module path, target, level and builder method\n"); // 40
+        hits.push_str("src/logger.rs:151:    /// the logger\n"); // 41
+        hits.push_str("src/logger.rs:900:    pub fn stamp_millis(&mut self) {\n"); // 42
+        let text = utf16(&hits);
+        let index = LineIndex::new(&[Block::Text(&text)]).unwrap();
+        let task = Task::new(&[&utf16("logger: millis stamps? module path, target, level, builder method?")]);
+        let matches = Matches::find(&index, &task).unwrap();
+        let worth = Worth::new(&index, &matches, &[Kind::Search], 1000, &mut 0);
+        let value = |k: usize| worth.value(k, matches.score(k));
+        assert!(value(41) <= (1.0 + HUNK_RAISE_MOST) * matches.score(41) + 1e-9, "{} {}", value(41), matches.score(41));
+        assert!(value(42) > value(41), "{} vs {}", value(42), value(41));
+    }
 
     #[test]
     fn a_listings_entry_has_its_header_however_far_below_it() {
