@@ -14,6 +14,7 @@ use super::kind::Kind;
 use super::order::spread_positions;
 use super::readers::commits::{is_commit, is_commit_field};
 use super::readers::json_keys::reports_failure;
+use super::readers::patterns::DEFINITION_MODIFIERS;
 use crate::signals::view;
 use crate::text::{TextLines, is_space};
 
@@ -214,10 +215,6 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
 /// What opens a definition of a name ([`defined_name`]).
 const KEYWORDS: &[&[u8]] =
     &[b"def", b"class", b"fn", b"func", b"function", b"struct", b"enum", b"trait", b"impl", b"interface", b"type"];
-/// Words of a line a definition's keyword is among, past its modifiers
-/// (`pub(crate) async fn`, `export default class`).
-const KEYWORD_REACH: usize = 5;
-
 /// The name a line of code defines (a type, a function, a trait's
 /// implementation), not a binding's (`let`, `var`, `const`): the first
 /// identifier of three characters or more after the keyword (not a
@@ -225,17 +222,17 @@ const KEYWORD_REACH: usize = 5;
 fn defined_name(code: &[u8]) -> Option<&[u8]> {
     let t = code.trim_ascii_start();
     let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
-    let words = || t.split(|b| !ident(b)).filter(|w| !w.is_empty());
-    // Most hits are no definition: no keyword among their first words (past
-    // a modifier or two) says so before any pattern runs.
-    if !(t.first() == Some(&b'@') || words().take(KEYWORD_REACH).any(|w| KEYWORDS.contains(&w))) {
+    // Most hits are no definition: their first word says so before any pattern runs.
+    let first = &t[..t.iter().position(|b| !ident(b)).unwrap_or(t.len())];
+    let modifier = || DEFINITION_MODIFIERS.iter().any(|m| m.as_bytes() == first);
+    if !(t.first() == Some(&b'@') || KEYWORDS.contains(&first) || modifier()) {
         return None;
     }
     let p = super::readers::patterns::patterns();
     if !(p.definition.is_match(code) || p.function.is_match(code)) {
         return None;
     }
-    let mut words = words();
+    let mut words = t.split(|b| !ident(b)).filter(|w| !w.is_empty());
     words.find(|w| KEYWORDS.contains(w))?;
     words.find(|w| !matches!(*w, b"for" | b"dyn" | b"mut")).filter(|w| w.len() >= 3)
 }

@@ -22,14 +22,42 @@ pub struct ShapePatterns {
     pub listing: Regex,
 }
 
+/// The words a definition may open with before its keyword (`pub` also
+/// as `pub(crate)`), as the definition pattern reads them.
+pub const DEFINITION_MODIFIERS: &[&str] = &[
+    "export",
+    "default",
+    "pub",
+    "async",
+    "static",
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "unsafe",
+    "const",
+    "declare",
+    "extern",
+    "inline",
+    "abstract",
+    "final",
+    "override",
+    "virtual",
+    "sealed",
+    "open",
+    "data",
+    "suspend",
+];
+
 /// The patterns, compiled once.
 pub fn patterns() -> &'static ShapePatterns {
     static PATTERNS: OnceLock<ShapePatterns> = OnceLock::new();
     PATTERNS.get_or_init(|| ShapePatterns {
         // A definition opened by a keyword, in most languages.
-        definition: ascii_regex(
-            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:export|default|pub(?:\([^)]*\))?|async|static|public|private|protected|internal|unsafe|const|declare|extern|inline|abstract|final|override|virtual|sealed|open|data|suspend)\s+)*(?:(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|mod|let|var|const)\b|macro_rules!)",
-        ),
+        definition: ascii_regex(&format!(
+            r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:{})\s+)*(?:(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|namespace|object|record|union|typedef|mod|let|var|const)\b|macro_rules!)",
+            DEFINITION_MODIFIERS.iter().map(|m| if *m == "pub" { r"pub(?:\([^)]*\))?" } else { m }).collect::<Vec<_>>().join("|")
+        )),
         // A function or a class opened (what a search hit may sit in): a
         // keyword after its modifiers, or a name bound to a function
         // (`proto.handle = function handle(req) {`).
