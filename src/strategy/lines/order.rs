@@ -44,6 +44,13 @@ pub fn spread(xs: &[usize]) -> Vec<usize> {
     spread_positions(xs.len()).map(|i| xs[i]).collect()
 }
 
+/// The positions `0..len` with the first `head` in order, then the rest in
+/// [`spread`]'s order: an outline tier as the plan offers it.
+pub fn head_then_spread(len: usize, head: usize) -> impl Iterator<Item = usize> {
+    let head = head.min(len);
+    (0..head).chain(spread_positions(len - head).map(move |i| head + i))
+}
+
 /// The positions `0..len` in [`spread`]'s order, one at a time: the ends,
 /// then the midpoint of every interval of the level before, left to right.
 /// Each level is walked from the top again, so the state is one path down

@@ -11,11 +11,12 @@
 use std::collections::HashMap;
 
 use super::kind::Kind;
-use super::order::spread_positions;
+use super::order::{head_then_spread, spread_positions};
 use super::readers::commits::{is_commit, is_commit_field};
 use super::readers::json_keys::reports_failure;
 use super::readers::patterns::DEFINITION_MODIFIERS;
 use crate::signals::view;
+use crate::substring::Needle;
 use crate::text::{TextLines, is_space};
 
 mod code;
@@ -188,12 +189,8 @@ fn search(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     for ((hits, lead), defines) in files.iter_mut().zip(lead).zip(defines) {
         // A definition of a name half its file's hits or more hold: what was searched for.
         let defines = defines.and_then(|(at, name)| {
-            let holds = |k: u32| {
-                lines
-                    .line(k as usize)
-                    .windows(name.len())
-                    .any(|w| w.iter().zip(&name).all(|(&u, &b)| u == u16::from(b)))
-            };
+            let name = Needle::new(&name.iter().map(|&b| u16::from(b)).collect::<Vec<u16>>());
+            let holds = |k: u32| name.is_in(lines.line(k as usize));
             // Read until half the hits are found holding it, or can no longer be.
             let (mut holding, mut read) = (0, 0);
             for &k in hits.iter() {
@@ -412,9 +409,7 @@ fn json(lines: TextLines<'_>, reports: &mut Vec<u32>) -> (Vec<Vec<u32>>, usize) 
                 members.insert(key, keys.iter().chain(closing).copied().collect());
             }
         }
-        let first = top.len().min(OUTLINE_HEAD);
-        let rest = &top[first..];
-        let order = top[..first].iter().copied().chain(spread_positions(rest.len()).map(|i| rest[i]));
+        let order = head_then_spread(top.len(), OUTLINE_HEAD).map(|i| top[i]);
         order.flat_map(|k| std::iter::once(k).chain(members.remove(&k).unwrap_or_default())).collect::<Vec<u32>>()
     };
     // Each value's keys spread over it, then value by value in turn: a

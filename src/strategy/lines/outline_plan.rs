@@ -12,13 +12,12 @@ use super::json_spans;
 use super::keep::KeepSet;
 use super::keep::grow_ends;
 use super::kind::Kind;
-use super::order::spread_positions;
+use super::order::head_then_spread;
 use super::outline::OUTLINE_HEAD;
-use super::readers::commits::is_commit;
+use super::readers::commits::opens_with_commit;
 use super::task::Matches;
 use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
-use crate::signals::view;
 
 /// Share of the budget a listing's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
@@ -178,12 +177,7 @@ pub(crate) fn plan_outline<'a>(
     let limit = keep.cost() + (keep.room() as f64 * NEWEST_COMMIT_SHARE) as usize;
     for (t, &kind) in kinds.iter().enumerate() {
         let lines = index.bounds[t].clone();
-        if kind != Kind::Diff || lines.is_empty() {
-            continue;
-        }
-        let mut v = String::new();
-        view(index.line(lines.start), &mut v);
-        if is_commit(&v) {
+        if kind == Kind::Diff && !lines.is_empty() && opens_with_commit(index.line(lines.start)) {
             for k in lines {
                 if keep.cost() >= limit || (!keep.add(k, cap, Reason::Outline) && !keep.is_kept(k)) {
                     break;
@@ -214,10 +208,8 @@ pub(crate) fn plan_outline<'a>(
         for (t, text) in tiers.iter().enumerate() {
             let start = index.bounds[t].start;
             let tier = text.get(level).map_or(&[][..], Vec::as_slice);
-            let first = if spread_when_kept(kinds[t], level) { tier.len().min(OUTLINE_HEAD) } else { tier.len() };
-            let rest = &tier[first..];
-            let spread = spread_positions(rest.len()).map(|i| rest[i] as usize);
-            for k in tier[..first].iter().map(|&k| k as usize).chain(spread) {
+            let head = if spread_when_kept(kinds[t], level) { OUTLINE_HEAD } else { tier.len() };
+            for k in head_then_spread(tier.len(), head).map(|i| tier[i] as usize) {
                 if keep.full() {
                     break;
                 }

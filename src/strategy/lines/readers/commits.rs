@@ -10,3 +10,11 @@ pub fn is_commit(v: &str) -> bool {
 pub fn is_commit_field(v: &str) -> bool {
     v.starts_with("Author:") || v.starts_with("Date:") || v.starts_with("Merge:")
 }
+
+/// Whether `line` (UTF-16), as the plan views it, is a `commit` header: a
+/// text that opens with one is a commit log, newest first.
+pub fn opens_with_commit(line: &[u16]) -> bool {
+    let mut v = String::new();
+    crate::signals::view(line, &mut v);
+    is_commit(&v)
+}

@@ -227,11 +227,6 @@ impl Matches {
         sum
     }
 
-    /// Each term's weight (none for a term set aside or found nowhere).
-    pub(crate) fn weights(&self) -> &[f64] {
-        &self.weights
-    }
-
     /// The terms of weight on line `k` (bit `i`: term `i`).
     pub(crate) fn terms_on(&self, k: usize) -> u32 {
         let mask = self.masks[k];
@@ -252,7 +247,7 @@ impl Matches {
     }
 
     /// The lines holding a term of weight, ascending.
-    pub(crate) fn lines(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn lines(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
         self.lines.iter().map(|&k| k as usize)
     }
 

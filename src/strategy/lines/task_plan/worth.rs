@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use super::super::index::LineIndex;
 use super::super::kind::Kind;
-use super::super::readers::commits::is_commit;
+use super::super::readers::commits::opens_with_commit;
 use super::super::readers::places::{leading_file, leading_line};
 use super::super::task::Matches;
 use super::{ends_with_colon, is_dir_header, opens_definition};
@@ -238,55 +238,33 @@ fn view_of<'v>(line: &[u16], v: &'v mut String) -> &'v str {
 /// Where `matches` asks when something first appeared: in each commit log
 /// of `index` (a diff's text that opens with a commit, newest first), each
 /// term's last matched line (its oldest commit's), raised by the term's
-/// weight. Work: a step per matched line of a commit log.
+/// weight; ascending. Work: a step per matched line of a commit log, read
+/// from the end.
 fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<(usize, f64)> {
     if !matches.earliest {
         return Vec::new();
     }
-    let mut v = String::new();
     let logs: Vec<bool> = (0..index.texts.len())
         .map(|t| {
             let lines = index.bounds[t].clone();
-            kinds[t] == Kind::Diff && !lines.is_empty() && is_commit(view_of(index.line(lines.start), &mut v))
+            kinds[t] == Kind::Diff && !lines.is_empty() && opens_with_commit(index.line(lines.start))
         })
         .collect();
-    let weights = matches.weights();
-    let mut last: Vec<Option<usize>> = vec![None; weights.len()];
-    let mut out: Vec<(usize, f64)> = Vec::new();
-    let flush = |last: &mut Vec<Option<usize>>, out: &mut Vec<(usize, f64)>| {
-        for (t, at) in last.iter_mut().enumerate() {
-            if let Some(k) = at.take() {
-                out.push((k, weights[t]));
-            }
-        }
-    };
-    let mut text = None;
-    for k in matches.lines() {
-        let t = index.text_of(k);
-        if !logs[t] {
-            continue;
-        }
+    // From the end: a term not yet met in its text is at its oldest mention.
+    let (mut out, mut text, mut met) = (Vec::new(), None, 0u32);
+    for k in matches.lines().rev().filter(|&k| logs[index.text_of(k)]) {
         *steps += 1;
+        let t = index.text_of(k);
         if text != Some(t) {
-            flush(&mut last, &mut out);
-            text = Some(t);
+            (text, met) = (Some(t), 0);
         }
-        let mut mask = matches.terms_on(k);
-        while mask != 0 {
-            last[mask.trailing_zeros() as usize] = Some(k);
-            mask &= mask - 1;
+        let oldest = matches.terms_on(k) & !met;
+        met |= oldest;
+        if oldest != 0 {
+            out.push((k, matches.weight_of(oldest)));
         }
     }
-    flush(&mut last, &mut out);
-    out.sort_by_key(|&(k, _)| k);
-    // One entry per line: the weights of the terms it is the oldest of.
-    out.dedup_by(|b, a| {
-        let same = a.0 == b.0;
-        if same {
-            a.1 += b.1;
-        }
-        same
-    });
+    out.reverse();
     out
 }
 
