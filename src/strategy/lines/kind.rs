@@ -9,6 +9,7 @@
 use super::readers::commits::{is_commit, is_commit_field};
 use super::readers::markdown;
 use super::readers::patterns::{ShapePatterns, patterns};
+use super::readers::rows;
 use super::readers::trees::tree_depth;
 use super::readers::yaml;
 use crate::signals::{Failure, Signals, view};
@@ -48,6 +49,10 @@ pub enum Shape {
         source: bool,
     },
 }
+
+/// Share of the sampled rows whose size keeps one order with the row
+/// before (each at least, or each at most, the last) in rows sorted by size.
+const SORTED_SHARE: f64 = 0.9;
 
 /// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
 pub const SAMPLE: usize = 256;
@@ -89,6 +94,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     let (mut headings, mut sections, mut tap) = (0, 0, 0);
     // `git log`: commit headers and their `Author:`/`Date:` lines.
     let (mut commits, mut commit_fields) = (0, 0);
+    let (mut sized, mut ascending, mut descending, mut last_size) = (0usize, 0usize, 0usize, None::<f64>);
     let mut v = String::new();
     for &k in &sample {
         view(lines.line(k), &mut v);
@@ -118,6 +124,15 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
             diagnostics += usize::from(p.diagnostic.is_match(b));
         } else if p.search_context.is_match(b) {
             contexts += 1;
+        }
+        let size = rows::row(&v).and_then(|r| r.size);
+        if let Some(size) = size {
+            if let Some(last) = last_size {
+                ascending += usize::from(size >= last);
+                descending += usize::from(size <= last);
+            }
+            last_size = Some(size);
+            sized += 1;
         }
         if p.listing.is_match(b) || tree_depth(lines.line(k)).is_some() {
             listed += 1;
@@ -151,6 +166,12 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         {
             code_like += 1;
         }
+    }
+    // Rows sorted by their sizes (`du | sort -h`, `ls -S`) are a listing
+    // whatever their form; unsorted `du` or `find -printf` rows read as a
+    // log's lines, head and tail.
+    if sized > 1 && ascending.max(descending) as f64 >= (sized - 1) as f64 * SORTED_SHARE {
+        listed = listed.max(sized);
     }
     if seen == 0 {
         return Shape::Is(Kind::Log);

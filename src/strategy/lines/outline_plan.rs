@@ -51,9 +51,9 @@ enum Lead {
 }
 
 /// What leads tier `level` of a `kind`'s outline, if anything: every first
-/// tier's first four entries; then a source file's first imports and a
-/// listing's top directories (they matter as much as the first
-/// declarations or entries), and a diff's first and last hunk (the last
+/// tier's first four entries; then a source file's first imports, a
+/// listing's largest files and its top directories (they matter as much
+/// as the first declarations or entries), and a diff's first and last hunk (the last
 /// change, as well as the first); then a commit log's newest commit's
 /// first two header fields (who wrote it, when), before the older
 /// commits' subjects. A search's second hits and a JSON's second level do
@@ -61,7 +61,7 @@ enum Lead {
 fn lead(kind: Kind, level: usize) -> Option<Lead> {
     match (level, kind) {
         (0, _) => Some(Lead::First(OUTLINE_HEAD)),
-        (1, Kind::Code | Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
+        (1, Kind::Code | Kind::Listing) | (2, Kind::Listing) => Some(Lead::First(OUTLINE_HEAD)),
         (1, Kind::Diff) => Some(Lead::Ends),
         (2, Kind::Diff) => Some(Lead::First(2)),
         _ => None,
@@ -71,9 +71,10 @@ fn lead(kind: Kind, level: usize) -> Option<Lead> {
 /// Whether the rest of tier `level` of a `kind`'s outline (past its first
 /// [`OUTLINE_HEAD`] lines) is spread over its text when kept: all but a
 /// JSON document's first two levels, which its outline orders (the top
-/// level spread with its small objects, the second value by value).
+/// level spread with its small objects, the second value by value), and a
+/// listing's largest files, largest first.
 fn spread_when_kept(kind: Kind, level: usize) -> bool {
-    !(kind == Kind::Json && level <= 1)
+    !matches!((kind, level), (Kind::Json, 0 | 1) | (Kind::Listing, 1))
 }
 
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`;

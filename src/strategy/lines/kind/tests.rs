@@ -153,3 +153,18 @@ fn a_script_echoed_then_stopped_by_an_error_is_a_log() {
     // One failure line inside a long text is not how it ended.
     assert_eq!(kind(&script(Some(200))), Kind::Code);
 }
+
+#[test]
+fn rows_sorted_by_size_are_a_listing_and_a_tree_walk_of_sizes_a_log() {
+    let rows: Vec<(u32, String)> =
+        (0..300).map(|i| ((i * 7919) % 3001, format!("./pkg/mod_{}/file_{i}.js", i % 9))).collect();
+    let mut sorted = rows.clone();
+    sorted.sort();
+    let du = |rows: &[(u32, String)]| rows.iter().map(|(s, p)| format!("{s}K\t{p}\n")).collect::<String>();
+    assert_eq!(kind(&du(&sorted)), Kind::Listing);
+    // `sort -rh`: largest first.
+    sorted.reverse();
+    assert_eq!(kind(&du(&sorted)), Kind::Listing);
+    // The rows in the order a walk prints them (`du -a`, `find -printf '%s %p'`).
+    assert_eq!(kind(&du(&rows)), Kind::Log);
+}

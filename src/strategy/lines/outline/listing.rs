@@ -1,5 +1,9 @@
-//! Listings' tiers: `ls -R` by its headers, `find` by its paths, `tree` by depth.
+//! Listings' tiers: `ls -R` by its headers, `find` by its paths, `tree` by depth, files by size.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::super::readers::rows;
 use super::super::readers::trees::tree_depth;
 use super::{Groups, round_robin};
 use crate::signals::view;
@@ -62,8 +66,9 @@ const FIND_HEAD: usize = 10;
 /// At most this many files, or folders, at the top of a `find` make a tier of their own.
 const FEW_AT_TOP: usize = 32;
 
-/// Listings (a `tree` drawing by [`tree`]): the first directory's entries (the top of an `ls -R`), then
-/// the directories shallowest first (down to one level below the
+/// Listings (a `tree` drawing by [`tree`]): the first directory's entries
+/// (the top of an `ls -R`), then the [`largest`] files where rows show
+/// sizes (always the second tier, if empty), then the directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
 /// headers, then the first entry of every other directory; a `find`'s
 /// first [`FIND_HEAD`] paths, its [`top_files`] and [`top_folders`], the
@@ -81,6 +86,8 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut dir_depths: Vec<usize> = Vec::new();
     // The last `find` path, to tell whether the next one is inside it.
     let (mut last_path, mut last_at) = (String::new(), None);
+    // Rows that show a size, not a directory's: the size, the line.
+    let mut sized: Vec<(f64, u32)> = Vec::new();
     let mut v = String::new();
     for k in 0..lines.len() {
         view(lines.line(k), &mut v);
@@ -89,11 +96,16 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             continue;
         }
         let k = k as u32;
+        let row = rows::row(t);
+        if let Some(size) = row.filter(|r| !r.dir).and_then(|r| r.size) {
+            sized.push((size, k));
+        }
         if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
             dirs.push((k, t.strip_suffix(':').map(path_depth)));
             groups.push(Vec::new());
-        } else if t.contains('/') && !t.contains(' ') {
-            // `find` output: one path a line, grouped by directory.
+        } else if let Some(t) = row.map(|r| r.path).filter(|p| p.contains('/')) {
+            // `find` output (or a table's rows that name paths: `find -ls`,
+            // `du`, `tar -tv`, `unzip -l`), grouped by directory.
             if let Some(at) = last_at
                 && t.len() > last_path.len()
                 && t.starts_with(last_path.as_str())
@@ -116,6 +128,11 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             groups.push(vec![k]);
         }
     }
+    // A path that holds others (`du` lists a folder's total) is no file.
+    let largest = largest(sized, |k| {
+        view(lines.line(k as usize), &mut v);
+        rows::row(&v).is_some_and(|r| !by_dir.index.contains_key(r.path.as_bytes()))
+    });
     let found = !by_dir.lists.is_empty();
     let top_files = if found { top_files(&dirs, &by_dir.lists, &dir_depths) } else { Vec::new() };
     let top_folders = if found { top_folders(&by_dir.index, &by_dir.lists, &dir_depths) } else { Vec::new() };
@@ -146,7 +163,7 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         top.extend(first_paths);
         top.sort_unstable();
         top.dedup();
-        vec![top, top_files, top_folders, firsts, first, second, rest, entries]
+        vec![top, largest, top_files, top_folders, firsts, first, second, rest, entries]
     } else {
         // The first entry under each header one level down (what each of
         // the top folders holds; the top's own entries lead) before the
@@ -158,11 +175,40 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             .filter_map(|&h| firsts.get(firsts.partition_point(|&f| f <= h)).copied())
             .collect();
         under_first.dedup();
-        vec![top, first, second, under_first, rest, firsts, entries]
+        vec![top, largest, first, second, under_first, rest, firsts, entries]
     }
 }
 
-/// A `tree` drawing's tiers: its top-level entries, then those one level
+/// The [`LARGEST`] lines of `sized` (size, line) that are files, largest
+/// first (of one size, the first listed first): what is asked of a listing
+/// with sizes as often as where a file is, and what no blind cut finds
+/// unless the listing is sorted by size. Linear: a heap of the rows, of
+/// which at most [`LARGEST_LOOKED_AT`] are taken and asked `is_file`.
+fn largest(sized: Vec<(f64, u32)>, mut is_file: impl FnMut(u32) -> bool) -> Vec<u32> {
+    // Sizes are not negative: their bits order them.
+    let mut heap: BinaryHeap<(u64, Reverse<u32>)> = sized.into_iter().map(|(s, k)| (s.to_bits(), Reverse(k))).collect();
+    let mut files = Vec::with_capacity(LARGEST);
+    for _ in 0..LARGEST_LOOKED_AT {
+        let Some((_, Reverse(k))) = heap.pop() else { break };
+        if is_file(k) {
+            files.push(k);
+            if files.len() == LARGEST {
+                break;
+            }
+        }
+    }
+    files
+}
+
+/// Rows looked at for the largest files, folders among them: a `du`'s
+/// largest rows are its folders' totals.
+const LARGEST_LOOKED_AT: usize = 8 * LARGEST;
+
+/// Files a listing with sizes shows by size, before its structure.
+const LARGEST: usize = 8;
+
+/// A `tree` drawing's tiers: its top-level entries, then (past an empty
+/// tier of largest files) those one level
 /// down, then two, then the rest, each in order (spread by the planner).
 fn tree(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut by_depth: Vec<Vec<u32>> = vec![Vec::new(); 4];
@@ -171,6 +217,8 @@ fn tree(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             by_depth[depth.min(3)].push(k as u32);
         }
     }
+    // A listing's second tier is its largest files; a drawing shows none.
+    by_depth.insert(1, Vec::new());
     by_depth
 }
 

@@ -18,14 +18,14 @@ fn listings_order_directories_shallowest_first() {
     // ./b) and the first entry of each directory: ./a, ./b and ./a/deep
     // (down to one level below the shallowest), then ./a/deep/deeper; no
     // file is a directory.
-    assert_eq!(t[2], vec![2, 8], "{t:?}");
-    assert_eq!(t[4], vec![1, 3, 7], "{t:?}");
-    assert_eq!(t[5], vec![5], "{t:?}");
+    assert_eq!(t[3], vec![2, 8], "{t:?}");
+    assert_eq!(t[5], vec![1, 3, 7], "{t:?}");
+    assert_eq!(t[6], vec![5], "{t:?}");
     // ls -R: headers by depth, before the first entries.
     let ls = ".:\na\nb\n\n./a:\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
     let t = tiers_of(Kind::Listing, ls);
-    assert_eq!(t[1], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
-    assert_eq!(t[2], vec![8], "{t:?}"); // ./a/sub:
+    assert_eq!(t[2], vec![0, 4, 11], "{t:?}"); // .:, ./a:, ./b:
+    assert_eq!(t[3], vec![8], "{t:?}"); // ./a/sub:
 }
 
 #[test]
@@ -39,12 +39,12 @@ fn a_find_of_files_reads_its_top_folders_before_its_first_folders_files() {
     let t = tiers_of(Kind::Listing, &find);
     // The top is the first paths, not all of the first folder's files.
     assert_eq!(t[0], (0..10).collect::<Vec<u32>>(), "{t:?}");
-    assert_eq!(t[1], vec![290], "{t:?}");
+    assert_eq!(t[2], vec![290], "{t:?}");
     // The first path under each top folder, in order.
-    assert_eq!(t[2], vec![0, 200, 230, 260], "{t:?}");
+    assert_eq!(t[3], vec![0, 200, 230, 260], "{t:?}");
     // A `find` of several roots: the roots are the top folders.
     let roots = "a\na/x\na/x/f.go\nb\nb/y\nb/y/g.go\n";
-    assert_eq!(tiers_of(Kind::Listing, roots)[2], vec![1, 4]);
+    assert_eq!(tiers_of(Kind::Listing, roots)[3], vec![1, 4]);
 }
 
 #[test]
@@ -60,11 +60,33 @@ fn a_finds_first_paths_and_top_files_come_first() {
     // The first ten lines in order, then the top files not among them.
     assert_eq!(t[0], (0..10).collect::<Vec<u32>>(), "{t:?}");
     let n = find.lines().count() as u32;
-    assert_eq!(t[1], vec![1, n - 2, n - 1], "{t:?}");
+    assert_eq!(t[2], vec![1, n - 2, n - 1], "{t:?}");
     // A top of many files is no tier of its own: the folders under it say more.
     let many: String =
         (0..40).map(|i| format!("top/file_{i}.go\n")).chain(["top/sub\ntop/sub/x.go\n".into()]).collect();
-    assert!(tiers_of(Kind::Listing, &many)[1].is_empty());
+    assert!(tiers_of(Kind::Listing, &many)[2].is_empty());
+}
+
+#[test]
+fn a_listing_with_sizes_reads_its_largest_files_second() {
+    // `du -a | sort -h`: files and the folders that hold them, smallest first.
+    let du = "4.0K\t./a/x.js\n8.0K\t./b/y.js\n12K\t./a\n12K\t./a/z.js\n20K\t./b\n64K\t./c.js\n96K\t.\n";
+    let t = tiers_of(Kind::Listing, du);
+    // The files, largest first (of one size, the first listed first); a
+    // folder's total is no file.
+    assert_eq!(t[1], vec![5, 3, 1, 0], "{t:?}");
+    // `find -ls` rows are grouped as `find` paths are: the first path under
+    // each top folder, then the directories (a row the next one extends).
+    let find_ls = "  11  4 drwxr-xr-x  2 root root  4096 Dec  7 02:53 ./a\n  12  4 -rw-r--r--  1 root root 900 Dec  7 02:53 ./a/x.py\n  13  4 drwxr-xr-x  2 root root  4096 Dec  7 02:53 ./b\n  14  4 -rw-r--r--  1 root root 90000 Dec  7 02:53 ./b/y.py\n";
+    let t = tiers_of(Kind::Listing, find_ls);
+    assert_eq!(t[1], vec![3, 1], "{t:?}"); // y.py, x.py; no directory
+    assert_eq!(t[3], vec![1, 3], "{t:?}"); // the first path under ./a and ./b
+    assert_eq!(t[5], vec![0, 2], "{t:?}"); // ./a and ./b
+    // Of more files than the tier holds, the largest ones.
+    let many: String = (0..40).map(|i| format!("-rw-r--r-- 1 u g {} Dec  7 02:53 f{i}.txt\n", (i * 37) % 41)).collect();
+    let t = tiers_of(Kind::Listing, &many);
+    let sizes: Vec<usize> = t[1].iter().map(|&k| (k as usize * 37) % 41).collect();
+    assert_eq!(sizes, vec![40, 39, 38, 37, 36, 35, 34, 33], "{t:?}");
 }
 
 #[test]
@@ -278,8 +300,8 @@ fn an_ls_r_reads_what_each_top_folder_holds_before_deeper_headers() {
     // .: a, b; ./a: x, sub; ./a/sub: y; ./b: z (`ls -lR`'s `total` lines too).
     let ls = ".:\na\nb\n\n./a:\ntotal 8\nx\nsub\n\n./a/sub:\ny\n\n./b:\nz\n";
     let t = tiers_of(Kind::Listing, ls);
-    assert_eq!(t[1], vec![0, 4, 12], "{t:?}"); // .:, ./a:, ./b:
-    assert_eq!(t[2], vec![9], "{t:?}"); // ./a/sub:
+    assert_eq!(t[2], vec![0, 4, 12], "{t:?}"); // .:, ./a:, ./b:
+    assert_eq!(t[3], vec![9], "{t:?}"); // ./a/sub:
     // The first entry under ./a: (past its total line) and ./b:.
-    assert_eq!(t[3], vec![6, 13], "{t:?}");
+    assert_eq!(t[4], vec![6, 13], "{t:?}");
 }

@@ -111,6 +111,20 @@ fn a_tree_drawing_is_a_listing_read_top_level_first() {
 }
 
 #[test]
+fn a_listing_of_one_folder_keeps_its_largest_files_wherever_they_stand() {
+    // `ls -la` in name order: hundreds of small files, three large ones in the middle.
+    let mut ls = String::from("total 9000\ndrwxr-xr-x 2 root root 4096 Dec  7 06:55 .\n");
+    for i in 0..400 {
+        let size = if [150, 210, 260].contains(&i) { 900_000 + i } else { 1000 + i };
+        ls.push_str(&format!("-rw-r--r-- 1 root root {size:>7} Dec  7 06:55 region_{i:03}.json\n"));
+    }
+    let o = pruned_as(&ls, Kind::Listing, 2048);
+    for name in ["region_150.json", "region_210.json", "region_260.json"] {
+        assert!(o.contains(name), "{name} missing\n{o}");
+    }
+}
+
+#[test]
 fn a_java_classs_static_nested_types_are_declarations_not_values() {
     // A class whose nested types are declared `static`, among many methods
     // and `static final` constants.
