@@ -239,6 +239,20 @@ fn a_pytest_failures_e_lines_after_its_first_are_its_causes() {
 }
 
 #[test]
+fn a_pytest_failures_raising_line_is_its_cause_past_the_source_after_it() {
+    // pytest prints the frame's source around its `>` line; the `E` line
+    // follows the rest of the statement.
+    let pytest = "    def load(path):\n        for row in rows:\n            sites[row[0]] = Site(\n>               hives=int(row[\"colonies\"]),\n                          ^^^^^^^^^^^^^^^\n                elevation=float(row[\"elevation\"]),\n                forage=row[\"forage\"],\n            )\nE           KeyError: 'colonies'\n";
+    let s = classify(pytest);
+    assert_eq!(s[8].failure, Failure::Strong);
+    for (k, line) in s.iter().enumerate().take(8).skip(3) {
+        assert!(line.cause(), "line {k}");
+    }
+    // The source above the `>` line is not.
+    assert!(!s[2].cause());
+}
+
+#[test]
 fn keywords_straddling_scan_windows_are_found() {
     const W: usize = prefilter::SCAN_WINDOW;
     for at in [W - 3, W - 1, W, 3 * W + 2] {

@@ -75,6 +75,7 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
     pub(crate) fn follow(&mut self, i: usize, signal: LineSignal) -> usize {
         self.mark_context_above(i);
         self.mark_cause_above(i);
+        self.mark_raising_line(i);
         self.follow_below(i, signal)
     }
 
@@ -137,6 +138,33 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             self.reading.update(j, |s| s.set_cause(true));
             marked += 1;
+        }
+    }
+
+    /// Marks the lines from pytest's `>` line (the source line that raised)
+    /// down to its `E` failure line `i` as `i`'s cause: the source pytest
+    /// prints around the `>` stands between them, so the two lines right
+    /// above `i` are context, not the line that failed. Looks at most
+    /// [`CAUSE_BELOW`] lines up, stopping at a verdict, a frame or a blank line.
+    fn mark_raising_line(&mut self, i: usize) {
+        if !super::prefilter::pytest_detail_line(self.lines.line(i)) {
+            return;
+        }
+        for j in (i.saturating_sub(CAUSE_BELOW)..i).rev() {
+            let s = self.get(j);
+            if s.pass() || s.failure > Failure::None || s.summary() || s.frame != Frame::None {
+                return;
+            }
+            let line = self.lines.line(j);
+            if super::text_starts_with(line, ">") {
+                for c in j..i {
+                    self.reading.update(c, |s| s.set_cause(true));
+                }
+                return;
+            }
+            if super::is_blank(line) {
+                return;
+            }
         }
     }
 

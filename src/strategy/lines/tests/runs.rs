@@ -1,6 +1,6 @@
 //! Runs as tools print them when piped: TAP (tape's and `node --test`'s
 //! indented subtests), a progress bar redrawn by carriage returns, and
-//! Python unittest reports.
+//! Python unittest and pytest reports.
 
 use super::super::*;
 use super::{budgets, out};
@@ -149,4 +149,27 @@ fn a_second_panics_message_keeps_the_line_that_says_where_it_panicked() {
 fn fixture_pruned_as(case: &str, budget: u64) -> String {
     let path = format!("{}/__test__/fixtures/{case}/raw.log", env!("CARGO_MANIFEST_DIR"));
     super::pruned_as(&std::fs::read_to_string(path).unwrap(), Kind::Log, budget)
+}
+
+#[test]
+fn a_pytest_failure_keeps_the_line_that_raised_above_the_rest_of_its_statement() {
+    // A fixture fails for a class of tests: each error repeats the frame,
+    // its `>` line four lines above the `E` line.
+    let mut log = format!("{} [ 23%]\n", ".".repeat(72)).repeat(4);
+    log.push_str("==================================== ERRORS ====================================\n");
+    for t in 0..30 {
+        log.push_str(&format!("_____ ERROR at setup of TestSwarm.test_case_{t} _____\n\n"));
+        log.push_str("    @pytest.fixture(scope=\"class\")\n    def sites():\n>       return load_sites(DATA / \"sites.csv\")\n               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\ntests/conftest.py:12: \n_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n\npath = PosixPath('/srv/apiary/tests/data/sites.csv')\n\n");
+        log.push_str("    def load_sites(path):\n        for row in csv.DictReader(fh):\n            sites[row[\"name\"]] = Site(\n                name=row[\"name\"],\n>               hives=int(row[\"colonies\"]),\n                          ^^^^^^^^^^^^^^^\n                elevation_m=float(row[\"elevation_m\"]),\n                forage=row[\"forage\"],\n            )\nE           KeyError: 'colonies'\n\napiary/sites.py:20: KeyError\n");
+    }
+    log.push_str("=========================== short test summary info ============================\n");
+    for t in 0..30 {
+        log.push_str(&format!("ERROR tests/test_swarm.py::TestSwarm::test_case_{t} - KeyError: 'colonies'\n"));
+    }
+    log.push_str("276 passed, 30 errors in 0.54s\n");
+    let text = utf16(&log);
+    let blocks = [Block::Text(&text)];
+    let o = out(&blocks, &prune(&blocks, &budgets(2048), &LineOptions::default()).unwrap());
+    assert!(o.contains(">               hives=int(row[\"colonies\"]),"), "{o}");
+    assert!(o.contains("E           KeyError: 'colonies'"), "{o}");
 }
