@@ -77,7 +77,8 @@ pub(crate) struct TracePatterns {
     pub frame_detail: Regex,
     /// A line that starts a trace without being a frame.
     pub trace_start: Regex,
-    /// A line of the structured block under a failure.
+    /// A line of the structured block under a failure (values, a gutter of
+    /// source, the hunk header of an assertion's long diff).
     pub explains: Regex,
     /// A line of that block stating a value the failure compared
     /// (`Expected: 3`, `received = "a"`, `left: 1`).
@@ -125,6 +126,7 @@ pub(crate) fn patterns() -> &'static TracePatterns {
             | ^\s*\^
             | ^\s*~+\^?~*\s*$
             | ^\s*(?:note|help|hint):
+            | ^@@\ -\d+(?:,\d+)?\ \+\d+(?:,\d+)?\ @@
             "#,
         ),
         states_value: ascii_regex(

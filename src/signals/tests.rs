@@ -253,6 +253,23 @@ fn a_pytest_failures_raising_line_is_its_cause_past_the_source_after_it() {
 }
 
 #[test]
+fn an_assertions_long_diff_under_its_hunk_header_is_its_cause() {
+    // vitest and jest print a long array's diff as a hunk.
+    let mut vitest = String::from(
+        " FAIL  test/leap.test.js > leapYearsBetween > 1780..1820\nAssertionError: expected [ 1780, 1784, …(6) ] to deeply equal [ 1780, 1784, …(5) ]\n\n- Expected\n+ Received\n\n@@ -2,10 +2,11 @@\n",
+    );
+    for y in (1780..1800).step_by(4) {
+        vitest.push_str(&format!("    {y},\n"));
+    }
+    vitest.push_str("+   1800,\n    1804,\n");
+    let s = classify(&vitest);
+    assert_eq!(s[1].failure, Failure::Strong);
+    for (k, line) in s.iter().enumerate().skip(6) {
+        assert!(line.cause(), "line {k}");
+    }
+}
+
+#[test]
 fn keywords_straddling_scan_windows_are_found() {
     const W: usize = prefilter::SCAN_WINDOW;
     for at in [W - 3, W - 1, W, 3 * W + 2] {
