@@ -167,4 +167,8 @@ fn rows_sorted_by_size_are_a_listing_and_a_tree_walk_of_sizes_a_log() {
     assert_eq!(kind(&du(&sorted)), Kind::Listing);
     // The rows in the order a walk prints them (`du -a`, `find -printf '%s %p'`).
     assert_eq!(kind(&du(&rows)), Kind::Log);
+    // Numbered lines of one word count up, and are no listing.
+    let numbered: String =
+        (0..300).map(|i| format!("{i} 漢字仮名交じり文错误失败测试{}\n", "日".repeat(i % 7))).collect();
+    assert_eq!(kind(&numbered), Kind::Log);
 }

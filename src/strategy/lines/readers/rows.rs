@@ -16,7 +16,8 @@ pub struct Row<'a> {
 /// space); a mode-led row (`ls -l`, `tar -tv`, or `find -ls` and `ls -s`
 /// with their numbers before the mode), its size the number before its
 /// date and its path what follows the time; a size-led row, the size then a
-/// date and time (`unzip -l`) or then one path without spaces (`du`,
+/// date and time (`unzip -l`) or then one path without spaces after a tab
+/// or holding a `/` or `.` (`du`,
 /// `find -printf '%s %p'`).
 pub fn row(line: &str) -> Option<Row<'_>> {
     let t = line.trim_ascii();
@@ -40,11 +41,17 @@ pub fn row(line: &str) -> Option<Row<'_>> {
     let first = fields(t).next()?.1;
     let size = size(first)?;
     let rest = t[first.len()..].trim_ascii_start();
-    let after = date_and_time(rest).unwrap_or(rest);
-    if after.is_empty() || (after.len() == rest.len() && after.bytes().any(|b| b.is_ascii_whitespace())) {
+    if let Some(path) = date_and_time(rest) {
+        return (!path.is_empty()).then_some(Row { path, size: Some(size), dir: false });
+    }
+    // One path after the size: `du`'s tab, or a path that looks one (a
+    // numbered line, `12 word`, is no row).
+    let tab = t.as_bytes()[first.len()] == b'\t';
+    let pathlike = rest.bytes().any(|b| b == b'/' || b == b'.');
+    if rest.is_empty() || rest.bytes().any(|b| b.is_ascii_whitespace()) || !(tab || pathlike) {
         return None;
     }
-    Some(Row { path: after, size: Some(size), dir: false })
+    Some(Row { path: rest, size: Some(size), dir: false })
 }
 
 /// At most this many numbers stand before a row's mode (`find -ls`: inode, blocks).
@@ -182,6 +189,8 @@ mod tests {
         for line in [
             "",
             "12 passed, 3 failed",
+            "0 败误국스리語",
+            "12 items",
             "ok 1 - adds two numbers",
             "  Length      Date    Time    Name",
             "x -rw-r--r-- 1 a b 1 Dec 1 09:34 f",
