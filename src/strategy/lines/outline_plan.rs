@@ -53,8 +53,8 @@ enum Lead {
 /// What leads tier `level` of a `kind`'s outline, if anything: every first
 /// tier's first four entries; then a source file's first imports, a
 /// listing's largest files and its top directories (they matter as much
-/// as the first declarations or entries), and a diff's first and last hunk (the last
-/// change, as well as the first); then a commit log's newest commit's
+/// as the first declarations or entries), and a diff's first and last
+/// hunk (the last change, as well as the first); then a commit log's newest commit's
 /// first two header fields (who wrote it, when), before the older
 /// commits' subjects. A search's second hits and a JSON's second level do
 /// not come before the rest of the files or keys.

@@ -67,8 +67,9 @@ const FIND_HEAD: usize = 10;
 const FEW_AT_TOP: usize = 32;
 
 /// Listings (a `tree` drawing by [`tree`]): the first directory's entries
-/// (the top of an `ls -R`), then the [`largest`] files where rows show
-/// sizes (always the second tier, if empty), then the directories shallowest first (down to one level below the
+/// (the top of an `ls -R`); then the [`largest`] files where rows show
+/// sizes (always the second tier, empty where none do); then the
+/// directories shallowest first (down to one level below the
 /// shallowest, then two, then the rest with the totals): an `ls -R`'s
 /// headers, then the first entry of every other directory; a `find`'s
 /// first [`FIND_HEAD`] paths, its [`top_files`] and [`top_folders`], the
@@ -207,8 +208,8 @@ const LARGEST_LOOKED_AT: usize = 8 * LARGEST;
 /// Files a listing with sizes shows by size, before its structure.
 const LARGEST: usize = 8;
 
-/// A `tree` drawing's tiers: its top-level entries, then (past an empty
-/// tier of largest files) those one level
+/// A `tree` drawing's tiers: its top-level entries, an empty tier (where
+/// other listings have their largest files), then the entries one level
 /// down, then two, then the rest, each in order (spread by the planner).
 fn tree(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let mut by_depth: Vec<Vec<u32>> = vec![Vec::new(); 4];
