@@ -125,8 +125,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
         } else if p.search_context.is_match(b) {
             contexts += 1;
         }
-        let size = rows::row(&v).and_then(|r| r.size);
-        if let Some(size) = size {
+        if let Some(size) = rows::row(&v).and_then(|r| r.size) {
             if let Some(last) = last_size {
                 ascending += usize::from(size >= last);
                 descending += usize::from(size <= last);

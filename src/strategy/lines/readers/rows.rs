@@ -38,7 +38,7 @@ pub fn row(line: &str) -> Option<Row<'_>> {
             break;
         }
     }
-    let first = fields(t).next()?.1;
+    let (_, first) = fields(t).next()?;
     let size = size(first)?;
     let rest = t[first.len()..].trim_ascii_start();
     if let Some(path) = date_and_time(rest) {
