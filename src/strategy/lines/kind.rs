@@ -50,10 +50,6 @@ pub enum Shape {
     },
 }
 
-/// Share of the sampled rows whose size keeps one order with the row
-/// before (each at least, or each at most, the last) in rows sorted by size.
-const SORTED_SHARE: f64 = 0.9;
-
 /// Lines looked at to tell a text's kind: the first ones and a spread of the rest.
 pub const SAMPLE: usize = 256;
 
@@ -94,7 +90,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     let (mut headings, mut sections, mut tap) = (0, 0, 0);
     // `git log`: commit headers and their `Author:`/`Date:` lines.
     let (mut commits, mut commit_fields) = (0, 0);
-    let (mut sized, mut ascending, mut descending, mut last_size) = (0usize, 0usize, 0usize, None::<f64>);
+    let mut order = rows::Order::default();
     let mut v = String::new();
     for &k in &sample {
         view(lines.line(k), &mut v);
@@ -126,12 +122,7 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
             contexts += 1;
         }
         if let Some(size) = rows::row(&v).and_then(|r| r.size) {
-            if let Some(last) = last_size {
-                ascending += usize::from(size >= last);
-                descending += usize::from(size <= last);
-            }
-            last_size = Some(size);
-            sized += 1;
+            order.push(size);
         }
         if p.listing.is_match(b) || tree_depth(lines.line(k)).is_some() {
             listed += 1;
@@ -169,8 +160,8 @@ pub fn shape(lines: TextLines<'_>) -> Shape {
     // Rows sorted by their sizes (`du | sort -h`, `ls -S`) are a listing
     // whatever their form; unsorted `du` or `find -printf` rows read as a
     // log's lines, head and tail.
-    if sized > 1 && ascending.max(descending) as f64 >= (sized - 1) as f64 * SORTED_SHARE {
-        listed = listed.max(sized);
+    if order.sorted() {
+        listed = listed.max(order.rows());
     }
     if seen == 0 {
         return Shape::Is(Kind::Log);

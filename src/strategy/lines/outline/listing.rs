@@ -66,7 +66,10 @@ const FIND_HEAD: usize = 10;
 /// At most this many files, or folders, at the top of a `find` make a tier of their own.
 const FEW_AT_TOP: usize = 32;
 
-/// Listings (a `tree` drawing by [`tree`]): the first directory's entries
+/// Listings (a `tree` drawing by [`tree`]; rows sorted by size, `du |
+/// sort -h`, `ls -lS`, by their order alone: an empty first tier, then
+/// every sized row from the large end, as a blind cut of that end would
+/// keep them): the first directory's entries
 /// (the top of an `ls -R`); then the [`largest`] files where rows show
 /// sizes (always the second tier, empty where none do); then the
 /// directories shallowest first (down to one level below the
@@ -89,6 +92,8 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
     let (mut last_path, mut last_at) = (String::new(), None);
     // Rows that show a size, not a directory's: the size, the line.
     let mut sized: Vec<(f64, u32)> = Vec::new();
+    // Every row that shows a size, a directory's too, and their order.
+    let (mut sized_rows, mut order) = (Vec::new(), rows::Order::default());
     let mut v = String::new();
     for k in 0..lines.len() {
         view(lines.line(k), &mut v);
@@ -98,8 +103,14 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
         let k = k as u32;
         let row = rows::row(t);
-        if let Some(size) = row.filter(|r| !r.dir).and_then(|r| r.size) {
-            sized.push((size, k));
+        if let Some(r) = row
+            && let Some(size) = r.size
+        {
+            sized_rows.push(k);
+            order.push(size);
+            if !r.dir {
+                sized.push((size, k));
+            }
         }
         if (t.ends_with(':') && !v.starts_with([' ', '\t'])) || t.starts_with("total ") {
             dirs.push((k, t.strip_suffix(':').map(path_depth)));
@@ -130,6 +141,13 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
     }
     // A path that holds others (`du` lists a folder's total) is no file.
+    // Rows sorted by size are ranked by their order: read from the large end.
+    if let Some(largest_last) = order.largest_last() {
+        if largest_last {
+            sized_rows.reverse();
+        }
+        return vec![Vec::new(), sized_rows];
+    }
     let largest = largest(sized, |k| {
         view(lines.line(k as usize), &mut v);
         rows::row(&v).is_some_and(|r| !by_dir.index.contains_key(r.path.as_bytes()))

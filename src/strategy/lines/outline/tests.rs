@@ -69,12 +69,22 @@ fn a_finds_first_paths_and_top_files_come_first() {
 
 #[test]
 fn a_listing_with_sizes_reads_its_largest_files_second() {
-    // `du -a | sort -h`: files and the folders that hold them, smallest first.
-    let du = "4.0K\t./a/x.js\n8.0K\t./b/y.js\n12K\t./a\n12K\t./a/z.js\n20K\t./b\n64K\t./c.js\n96K\t.\n";
+    // `du -a` in tree order: files and the folders that hold them.
+    let du = "4.0K\t./a/x.js\n12K\t./a/z.js\n16K\t./a\n8.0K\t./b/y.js\n8.0K\t./b\n64K\t./c.js\n96K\t.\n";
     let t = tiers_of(Kind::Listing, du);
     // The files, largest first (of one size, the first listed first); a
     // folder's total is no file.
-    assert_eq!(t[1], vec![5, 3, 1, 0], "{t:?}");
+    assert_eq!(t[1], vec![5, 1, 3, 0], "{t:?}");
+    // Sorted by size (`du -a | sort -h`), the rows are ranked by their
+    // order alone: every row from the large end, folders too.
+    let sorted = "4.0K\t./a/x.js\n8.0K\t./b/y.js\n12K\t./a\n12K\t./a/z.js\n20K\t./b\n64K\t./c.js\n96K\t.\n";
+    assert_eq!(tiers_of(Kind::Listing, sorted), vec![vec![], vec![6, 5, 4, 3, 2, 1, 0]]);
+    // `ls -lS`: the large end is the start.
+    let ls_s = "-rw-r--r-- 1 u g 900 Dec  7 02:53 b.txt\n-rw-r--r-- 1 u g 90 Dec  7 02:53 a.txt\n-rw-r--r-- 1 u g 9 Dec  7 02:53 c.txt\n";
+    assert_eq!(tiers_of(Kind::Listing, ls_s), vec![vec![], vec![0, 1, 2]]);
+    // Rows of one size are in name order, not sorted by size.
+    let dirs = "drwxr-xr-x 2 u g 4096 Dec  7 02:53 a\ndrwxr-xr-x 2 u g 4096 Dec  7 02:53 b\n";
+    assert_ne!(tiers_of(Kind::Listing, dirs)[1], vec![1, 0]);
     // `find -ls` rows are grouped as `find` paths are: the first path under
     // each top folder, then the directories (a row the next one extends).
     let find_ls = "  11  4 drwxr-xr-x  2 root root  4096 Dec  7 02:53 ./a\n  12  4 -rw-r--r--  1 root root 900 Dec  7 02:53 ./a/x.py\n  13  4 drwxr-xr-x  2 root root  4096 Dec  7 02:53 ./b\n  14  4 -rw-r--r--  1 root root 90000 Dec  7 02:53 ./b/y.py\n";

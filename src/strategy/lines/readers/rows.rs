@@ -54,6 +54,60 @@ pub fn row(line: &str) -> Option<Row<'_>> {
     Some(Row { path: rest, size: Some(size), dir: false })
 }
 
+/// Share of the sized rows whose size keeps one order with the row before
+/// (each at least, or each at most, the last) in rows sorted by size.
+const SORTED_SHARE: f64 = 0.9;
+
+/// The order of a listing's sizes, row after row: whether they are sorted.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Order {
+    rows: usize,
+    ascending: usize,
+    descending: usize,
+    /// Rows larger than the row before.
+    rises: usize,
+    /// Rows smaller than the row before.
+    falls: usize,
+    last: Option<f64>,
+}
+
+impl Order {
+    /// Takes the next row's size.
+    pub fn push(&mut self, size: f64) {
+        if let Some(last) = self.last {
+            self.ascending += usize::from(size >= last);
+            self.descending += usize::from(size <= last);
+            self.rises += usize::from(size > last);
+            self.falls += usize::from(size < last);
+        }
+        self.last = Some(size);
+        self.rows += 1;
+    }
+
+    /// The rows taken.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether the sizes are sorted (`du | sort -h`, `ls -S`): of two rows
+    /// or more, [`SORTED_SHARE`] keep one order (rows of one size keep both).
+    pub fn sorted(&self) -> bool {
+        let most = self.ascending.max(self.descending);
+        self.rows > 1 && most as f64 >= (self.rows - 1) as f64 * SORTED_SHARE
+    }
+
+    /// Where sizes sorted without exception put the largest (`sort -h`,
+    /// `ls -S`): `Some(true)` at the end, `Some(false)` at the start; `None`
+    /// where a row breaks the order (a listing in name order whose sizes
+    /// happen to grow) or all are one size (an `ls -l` of folders).
+    pub fn largest_last(&self) -> Option<bool> {
+        let whole = self.rows.saturating_sub(1);
+        let ascending = self.ascending >= self.descending;
+        let (kept, moved) = if ascending { (self.ascending, self.rises) } else { (self.descending, self.falls) };
+        (self.rows > 1 && kept == whole && moved > 0).then_some(ascending)
+    }
+}
+
 /// At most this many numbers stand before a row's mode (`find -ls`: inode, blocks).
 const MODE_AT_MOST: usize = 2;
 

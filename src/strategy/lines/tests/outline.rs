@@ -125,6 +125,21 @@ fn a_listing_of_one_folder_keeps_its_largest_files_wherever_they_stand() {
 }
 
 #[test]
+fn a_listing_sorted_by_size_keeps_its_large_end_whole() {
+    // `du -ah | sort -h`: 400 rows over 20 folders, smallest first; what is
+    // asked of it (a folder's largest files) is among its last rows.
+    let mut du = String::new();
+    for i in 0..400 {
+        du.push_str(&format!("{}K\tpkg/dir_{:02}/file_{i:03}.bin\n", 4 + i, i % 20));
+    }
+    let o = pruned_as(&du, Kind::Listing, 2048);
+    // A blind tail of the same size keeps the last 40 rows in a row; so does the plan.
+    for i in 360..400 {
+        assert!(o.contains(&format!("/file_{i:03}.bin")), "file_{i:03} missing\n{o}");
+    }
+}
+
+#[test]
 fn a_java_classs_static_nested_types_are_declarations_not_values() {
     // A class whose nested types are declared `static`, among many methods
     // and `static final` constants.
