@@ -1,6 +1,6 @@
 //! What a matched line is worth in the task's ranking ([`Worth`]): its
 //! score, less for a listing's directory header and more for an entry
-//! under one; within a source file, raised in the body of a definition
+//! under one, less for a diff's unchanged line ([`unchanged_lines`]); within a source file, raised in the body of a definition
 //! the task names (a matched line that opens one) by that definition's
 //! score ([`named_bodies`]); in search hits, raised by the task's words
 //! its hunk holds that it does not ([`search_hunks`]: the hits of one
@@ -12,7 +12,8 @@
 //! Work: a step per matched line, the named definitions' bodies (at most
 //! [`NAMED_DEFINITIONS`] walks over the text), a look at each line's end
 //! of a listing up to its last matched line, and `2 × HUNK_REACH + 1`
-//! comparisons per search hit, and a step per matched line of a commit log.
+//! comparisons per search hit, a step per matched line of a commit log,
+//! and a look at each line's start of a diff up to its last matched line.
 
 use std::ops::Range;
 
@@ -33,6 +34,9 @@ const NAMED_BODY_RAISE: f64 = 2.0;
 /// Of a listing's directory header's score, the part it counts for (see
 /// [`listing_headers`]).
 const HEADER_PART: f64 = 0.5;
+/// Of a diff's unchanged line's score, the part it counts for (see
+/// [`unchanged_lines`]).
+const UNCHANGED_PART: f64 = 0.5;
 /// Source lines (and output lines) a search hit's hunk reaches either side.
 const HUNK_REACH: usize = 24;
 /// Of its hunk's other hits' scores, what a search hit is raised by.
@@ -57,6 +61,8 @@ pub(super) struct Worth<'m, 'i, 'a> {
     /// a commit log that hold a term's oldest mention, each raised by the
     /// weights of the terms it is the oldest of, ascending.
     oldest: Vec<(usize, f64)>,
+    /// A diff's matched lines that are a hunk's unchanged lines, ascending.
+    unchanged: Vec<usize>,
 }
 
 impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
@@ -71,6 +77,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
             headers: listing_headers(index, matches, kinds, steps),
             hunks: search_hunks(index, matches, kinds, steps),
             oldest: oldest_mentions(index, matches, kinds, steps),
+            unchanged: unchanged_lines(index, matches, kinds, steps),
         }
     }
 
@@ -83,6 +90,7 @@ impl<'m, 'i, 'a> Worth<'m, 'i, 'a> {
             Ok(Some(h)) => own + HEADER_PART * self.matches.score(h),
             Err(_) => own,
         };
+        let score = if self.unchanged.binary_search(&k).is_ok() { UNCHANGED_PART * score } else { score };
         let body = self.bodies.iter().filter(|(body, _)| body.contains(&k)).map(|&(_, by)| by).fold(0.0, f64::max);
         let hunk = self.hunks.binary_search_by_key(&k, |&(j, _)| j).map_or(0.0, |i| self.hunks[i].1);
         let hunk = hunk.min(own * HUNK_RAISE_MOST);
@@ -268,6 +276,42 @@ fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], ste
     out
 }
 
+/// A diff's matched lines that are unchanged lines of a hunk (a space
+/// first, under an `@@` header), ascending: what a diff shows is what
+/// changed, and an unchanged line holding the task's words is only where
+/// the change is, so it counts for a part ([`UNCHANGED_PART`]). One look at
+/// each line's start up to the last matched line, in one pass.
+fn unchanged_lines(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut text, mut at, mut in_hunk) = (usize::MAX, 0, false);
+    let starts = |line: &[u16], with: &str| {
+        line.len() >= with.len() && line.iter().zip(with.bytes()).all(|(&u, b)| u == u16::from(b))
+    };
+    for k in matches.lines() {
+        let t = index.text_of(k);
+        if kinds[t] != Kind::Diff {
+            continue;
+        }
+        if t != text {
+            (text, at, in_hunk) = (t, index.bounds[t].start, false);
+        }
+        for j in at..=k {
+            *steps += 1;
+            let line = index.line(j);
+            if starts(line, "@@") {
+                in_hunk = true;
+            } else if starts(line, "diff ") || starts(line, "commit ") {
+                in_hunk = false;
+            }
+        }
+        at = k + 1;
+        if in_hunk && index.line(k).first() == Some(&0x20) {
+            out.push(k);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +338,21 @@ mod tests {
         let value = |k: usize| worth.value(k, matches.score(k));
         assert!(value(41) <= (1.0 + HUNK_RAISE_MOST) * matches.score(41) + 1e-9, "{} {}", value(41), matches.score(41));
         assert!(value(42) > value(41), "{} vs {}", value(42), value(41));
+    }
+
+    #[test]
+    fn a_diffs_unchanged_line_counts_for_a_part() {
+        // `git diff`: the task's word on an unchanged line and on a changed
+        // one; a commit message's indented line is no hunk's.
+        let diff = "commit 0a1b\n\n    retry once on timeout\n\ndiff --git a/x.py b/x.py\n@@ -1,3 +1,3 @@\n     timeout = 30\n-    retries = 1\n+    retries = 3\n";
+        let text = utf16(diff);
+        let index = LineIndex::new(&[Block::Text(&text)]).unwrap();
+        let matches = Matches::find(&index, &Task::new(&[&utf16("did the timeout or the retries change?")])).unwrap();
+        assert_eq!(unchanged_lines(&index, &matches, &[Kind::Diff], &mut 0), vec![6]);
+        let worth = Worth::new(&index, &matches, &[Kind::Diff], 1000, &mut 0);
+        assert_eq!(worth.value(6, 1.0), UNCHANGED_PART);
+        assert_eq!(worth.value(2, 1.0), 1.0);
+        assert_eq!(worth.value(8, 1.0), 1.0);
     }
 
     #[test]
