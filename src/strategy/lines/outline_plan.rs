@@ -31,10 +31,6 @@ const JSON_END_SHARE: f64 = 0.15;
 /// the tiers.
 const EVIDENCE_SHARE: f64 = 0.5;
 
-/// Most of the budget left after the ends the task's lines take, before
-/// the tiers.
-const TASK_SHARE: f64 = 0.8;
-
 /// Most of the budget left after the ends and the task a commit log's
 /// newest commit takes, its lines in order from the first, before the
 /// tiers: what a blind head shows whole (its message, its diffstat or
@@ -79,7 +75,9 @@ fn spread_when_kept(kind: Kind, level: usize) -> bool {
 
 /// Chooses the outline lines of `index`'s texts (of `kinds`) into `keep`;
 /// where a task's words are found (`matches`), its lines come before the
-/// tiers, up to [`TASK_SHARE`] of what is left. Returns the steps of the
+/// tiers, as far as they go: the tiers have what they leave (a fifth or a
+/// third of the room held for the tiers lost more pairs than it won).
+/// Returns the steps of the
 /// outline and of the task's phase.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn plan_outline<'a>(
@@ -156,8 +154,6 @@ pub(crate) fn plan_outline<'a>(
                 }
             }
         }
-        let limit = keep.cost() + (keep.room() as f64 * TASK_SHARE) as usize;
-        keep.set_limit(limit);
         task_steps = keep_task_lines(
             keep,
             index,
@@ -167,7 +163,6 @@ pub(crate) fn plan_outline<'a>(
             |k| usize::from(tier_of[k]),
             |keep, k| keep.add(k, cap, Reason::Task),
         );
-        keep.set_limit(usize::MAX);
     }
     // Outline lines kept so far, by text: an identical one (a file header
     // in every commit of a `git log -p`) says nothing new.

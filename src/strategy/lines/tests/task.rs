@@ -487,3 +487,25 @@ fn asked_when_something_first_appeared_a_commit_logs_oldest_mention_is_kept() {
     let kept = with_task(&log, Kind::Diff, 2048, "Which release last touched py.typed?");
     assert!(kept.contains(" src/pkg/py.typed | 79 +\n"), "{kept}");
 }
+
+#[test]
+fn an_outlines_task_lines_take_the_room_they_need_before_its_tiers() {
+    // A search whose hits all hold the task's rare word, far more of them
+    // than 0.8 of the budget holds: each one kept is an answer, where the
+    // outline's other files are not.
+    let mut hits = String::new();
+    for i in 0..400 {
+        hits.push_str(&format!("src/other_{i:03}.rs:{i}:    let value = compute({i});\n"));
+    }
+    for i in 0..60 {
+        hits.push_str(&format!(
+            "src/retry.rs:{}:    backoff_jitter({i}, config.max_attempts_before_giving_up, config.base_delay_ms);\n",
+            100 + i
+        ));
+    }
+    let kept = with_task(&hits, Kind::Search, 4096, "where is backoff_jitter called?");
+    let answers = kept.lines().filter(|l| l.contains("backoff_jitter(")).count();
+    let cost: usize = kept.lines().filter(|l| l.contains("backoff_jitter(")).map(|l| l.len() + 1).sum();
+    // More than 0.8 of the budget's room went to the task's lines.
+    assert!(cost as f64 > 0.8 * 4096.0, "{answers} answers, {cost} code points\n{kept}");
+}
