@@ -24,7 +24,7 @@ use super::super::readers::places::{leading_file, leading_line};
 use super::super::task::Matches;
 use super::{ends_with_colon, is_dir_header, opens_definition};
 use crate::signals::{is_blank, view};
-use crate::text::leading_blanks;
+use crate::text::{leading_blanks, starts_with_ascii};
 
 /// Definitions the task names whose bodies its matched lines are raised in.
 const NAMED_DEFINITIONS: usize = 4;
@@ -208,33 +208,53 @@ fn listing_headers(
 ) -> Vec<(usize, Option<usize>)> {
     let mut out = Vec::new();
     let mut v = String::new();
-    // The text read, the next line to look at in it, and the last header seen.
-    let mut text = usize::MAX;
-    let mut at = 0;
+    // The last header seen in the text read.
     let mut header = None;
+    walk_to_matches(index, matches, kinds, Kind::Listing, steps, |j, matched, opens_text| {
+        if opens_text {
+            header = None;
+        }
+        let line = index.line(j);
+        if matched {
+            let own = is_dir_header(view_of(line, &mut v));
+            out.push((j, if own { None } else { header }));
+            if own {
+                header = Some(j);
+            }
+        } else if ends_with_colon(line) && is_dir_header(view_of(line, &mut v)) {
+            header = Some(j);
+        }
+    });
+    out
+}
+
+/// Each line of `kind`'s texts of `index`, in order, from a text's first
+/// line up to its last matched line: `visit(line, matched, opens_text)`.
+/// One step a line visited, added to `steps`; each line visited once.
+fn walk_to_matches(
+    index: &LineIndex<'_>,
+    matches: &Matches,
+    kinds: &[Kind],
+    kind: Kind,
+    steps: &mut usize,
+    mut visit: impl FnMut(usize, bool, bool),
+) {
+    // The text read and the next line to visit in it.
+    let (mut text, mut at) = (usize::MAX, 0);
     for k in matches.lines() {
         let t = index.text_of(k);
-        if kinds[t] != Kind::Listing {
+        if kinds[t] != kind {
             continue;
         }
         if t != text {
-            (text, at, header) = (t, index.bounds[t].start, None);
+            (text, at) = (t, index.bounds[t].start);
         }
-        for j in at..k {
+        for j in at..=k {
             *steps += 1;
-            if ends_with_colon(index.line(j)) && is_dir_header(view_of(index.line(j), &mut v)) {
-                header = Some(j);
-            }
+            visit(j, j == k, j == index.bounds[t].start);
         }
         at = k + 1;
-        if is_dir_header(view_of(index.line(k), &mut v)) {
-            out.push((k, None));
-            header = Some(k);
-        } else {
-            out.push((k, header));
-        }
     }
-    out
 }
 
 /// The view of `line` in `v` (see [`view`]).
@@ -283,32 +303,18 @@ fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], ste
 /// each line's start up to the last matched line, in one pass.
 fn unchanged_lines(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let (mut text, mut at, mut in_hunk) = (usize::MAX, 0, false);
-    let starts = |line: &[u16], with: &str| {
-        line.len() >= with.len() && line.iter().zip(with.bytes()).all(|(&u, b)| u == u16::from(b))
-    };
-    for k in matches.lines() {
-        let t = index.text_of(k);
-        if kinds[t] != Kind::Diff {
-            continue;
+    let mut in_hunk = false;
+    walk_to_matches(index, matches, kinds, Kind::Diff, steps, |j, matched, opens_text| {
+        let line = index.line(j);
+        if starts_with_ascii(line, b"@@") {
+            in_hunk = true;
+        } else if opens_text || starts_with_ascii(line, b"diff ") || starts_with_ascii(line, b"commit ") {
+            in_hunk = false;
         }
-        if t != text {
-            (text, at, in_hunk) = (t, index.bounds[t].start, false);
+        if matched && in_hunk && line.first() == Some(&0x20) {
+            out.push(j);
         }
-        for j in at..=k {
-            *steps += 1;
-            let line = index.line(j);
-            if starts(line, "@@") {
-                in_hunk = true;
-            } else if starts(line, "diff ") || starts(line, "commit ") {
-                in_hunk = false;
-            }
-        }
-        at = k + 1;
-        if in_hunk && index.line(k).first() == Some(&0x20) {
-            out.push(k);
-        }
-    }
+    });
     out
 }
 
