@@ -77,8 +77,7 @@ fn spread_when_kept(kind: Kind, level: usize) -> bool {
 /// where a task's words are found (`matches`), its lines come before the
 /// tiers, as far as they go: the tiers have what they leave (a fifth or a
 /// third of the room held for the tiers lost more pairs than it won).
-/// Returns the steps of the
-/// outline and of the task's phase.
+/// Returns the steps of the outline and of the task's phase.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn plan_outline<'a>(
     index: &LineIndex<'a>,

@@ -140,7 +140,6 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
             groups.push(vec![k]);
         }
     }
-    // A path that holds others (`du` lists a folder's total) is no file.
     // Rows sorted by size are ranked by their order: read from the large end.
     if let Some(largest_last) = order.largest_last() {
         if largest_last {
@@ -148,6 +147,7 @@ pub(super) fn listing(lines: TextLines<'_>) -> Vec<Vec<u32>> {
         }
         return vec![Vec::new(), sized_rows];
     }
+    // A path that holds others (`du` lists a folder's total) is no file.
     let largest = largest(sized, |k| {
         view(lines.line(k as usize), &mut v);
         rows::row(&v).is_some_and(|r| !by_dir.index.contains_key(r.path.as_bytes()))

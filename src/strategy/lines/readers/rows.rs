@@ -61,13 +61,17 @@ const SORTED_SHARE: f64 = 0.9;
 /// The order of a listing's sizes, row after row: whether they are sorted.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Order {
+    /// The rows taken.
     rows: usize,
+    /// Rows at least as large as the row before.
     ascending: usize,
+    /// Rows at most as large as the row before.
     descending: usize,
     /// Rows larger than the row before.
     rises: usize,
     /// Rows smaller than the row before.
     falls: usize,
+    /// The last row's size.
     last: Option<f64>,
 }
 

@@ -1,8 +1,9 @@
 //! What a matched line is worth in the task's ranking ([`Worth`]): its
 //! score, less for a listing's directory header and more for an entry
-//! under one, less for a diff's unchanged line ([`unchanged_lines`]); within a source file, raised in the body of a definition
-//! the task names (a matched line that opens one) by that definition's
-//! score ([`named_bodies`]); in search hits, raised by the task's words
+//! under one, less for a diff's unchanged line ([`unchanged_lines`]);
+//! within a source file, raised in the body of a definition the task
+//! names (a matched line that opens one) by that definition's score
+//! ([`named_bodies`]); in search hits, raised by the task's words
 //! its hunk holds that it does not ([`search_hunks`]: the hits of one
 //! function hold the request's words between them); in a commit log,
 //! where the request asks when something first appeared, raised where it
