@@ -6,16 +6,36 @@ use super::is_extension;
 
 /// Each simple command of a shell command line (a pipeline's or a list's:
 /// `find . | sort`, `cd x && make`), as its words, without its
-/// redirections: each names its own program.
+/// redirections: each names its own program. A `|`, `;` or `&` quoted or
+/// escaped (`rg "a|b"`, `grep a\|b`) is an argument's, not the shell's.
 fn simple_commands(command: &[u16]) -> impl Iterator<Item = impl Iterator<Item = &[u16]>> {
-    command.split(|&u| matches!(u, 0x7C | 0x3B | 0x26)).map(|part| {
+    let mut parts = Vec::new();
+    let (mut from, mut quote, mut escaped) = (0, None, false);
+    for (i, &u) in command.iter().enumerate() {
+        match (quote, u) {
+            _ if escaped => escaped = false,
+            (None | Some(0x22), 0x5C) => escaped = true,
+            (None, 0x22 | 0x27) => quote = Some(u),
+            (Some(q), _) if u == q => quote = None,
+            (None, 0x7C | 0x3B | 0x26) => {
+                parts.push(&command[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&command[from..]);
+    parts.into_iter().map(|part| {
         before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty())
     })
 }
 
 /// The words of a shell command's arguments: after its program (the
 /// first word) and its subcommand, without its flags (words that start
-/// with `-`).
+/// with `-`) and without an argument of alternatives (`"a|b|c"`, a
+/// search's pattern: every line it found holds one of them, so they say
+/// what was searched for, not which line is asked about; the request's
+/// own words still count).
 pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
     simple_commands(command).flat_map(|args| {
         args.enumerate()
@@ -24,6 +44,8 @@ pub(super) fn words_of_command(command: &[u16]) -> impl Iterator<Item = Vec<u8>>
             .filter(|(i, w)| *i > 1 || (*i == 1 && !w.iter().all(|&u| u16::from(b'a') <= u && u <= u16::from(b'z'))))
             .map(|(_, w)| w)
             .filter(|w| w.first() != Some(&u16::from(b'-')))
+            // Alternatives (`"a|b|c"`): what every line found holds one of.
+            .filter(|w| !w.contains(&u16::from(b'|')))
             .flat_map(words)
     })
 }

@@ -167,6 +167,18 @@ fn of_a_command_its_arguments_count_not_its_program_subcommand_or_flags() {
     // A redirection names where the output went, not what it holds; a `>` quoted is a pattern's.
     assert_eq!(asked("mypy src/app > raw.log 2>&1"), ["src/app", "src", "app"]);
     assert_eq!(asked("rg -n 'size > limit' lib < /dev/null"), ["size", "limit", "lib"]);
+    // A `|` quoted or escaped is an argument's, not a pipe; a pattern of
+    // alternatives gives no terms (every hit holds one), and none of them
+    // is a program: a request's word that is one of them stays a term.
+    assert_eq!(asked("rg -n \"omit_if_default|tagged\" src/"), ["src"]);
+    assert_eq!(asked("grep -rn req\\|res lib/"), ["lib"]);
+    let of_quoted = |task: &str, command: &str| -> Vec<String> {
+        Task::asked(&utf16(task), Some(&utf16(command))).terms().map(str::to_owned).collect()
+    };
+    assert_eq!(
+        of_quoted("where is omit_if_default read?", "rg 'forbid|omit_if_default' src"),
+        ["omit_if_default", "omit", "default", "read", "src"]
+    );
     // The tool the command runs, named in the request, is no term either:
     // the output is its own. An interpreter's module is the tool.
     let of = |task: &str, command: &str| -> Vec<String> {
