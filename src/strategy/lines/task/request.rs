@@ -10,23 +10,31 @@ use super::is_extension;
 /// escaped (`rg "a|b"`, `grep a\|b`) is an argument's, not the shell's.
 fn simple_commands(command: &[u16]) -> impl Iterator<Item = impl Iterator<Item = &[u16]>> {
     let mut parts = Vec::new();
-    let (mut from, mut quote, mut escaped) = (0, None, false);
-    for (i, &u) in command.iter().enumerate() {
+    let mut from = 0;
+    for i in unquoted(command, |u| matches!(u, 0x7C | 0x3B | 0x26)) {
+        parts.push(&command[from..i]);
+        from = i + 1;
+    }
+    parts.push(&command[from..]);
+    parts.into_iter().map(|part| {
+        before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty())
+    })
+}
+
+/// Where in shell text `s` a unit `special` says is, outside quotes and
+/// not escaped by a backslash (none escapes inside single quotes).
+fn unquoted<'a>(s: &'a [u16], special: impl Fn(u16) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+    let (mut quote, mut escaped) = (None, false);
+    s.iter().enumerate().filter_map(move |(i, &u)| {
         match (quote, u) {
             _ if escaped => escaped = false,
             (None | Some(0x22), 0x5C) => escaped = true,
             (None, 0x22 | 0x27) => quote = Some(u),
             (Some(q), _) if u == q => quote = None,
-            (None, 0x7C | 0x3B | 0x26) => {
-                parts.push(&command[from..i]);
-                from = i + 1;
-            }
+            (None, _) if special(u) => return Some(i),
             _ => {}
         }
-    }
-    parts.push(&command[from..]);
-    parts.into_iter().map(|part| {
-        before_redirect(part).split(|&u| u == u16::from(b' ') || u == u16::from(b'\t')).filter(|w| !w.is_empty())
+        None
     })
 }
 
@@ -77,16 +85,7 @@ pub(super) fn programs_of_command(command: &[u16]) -> Vec<Vec<u8>> {
 /// outside quotes (`> raw.log 2>&1` names where the output went, not what
 /// it holds).
 fn before_redirect(part: &[u16]) -> &[u16] {
-    let mut quote = None;
-    for (i, &u) in part.iter().enumerate() {
-        match (quote, u) {
-            (None, 0x22 | 0x27) => quote = Some(u),
-            (Some(q), _) if u == q => quote = None,
-            (None, 0x3C | 0x3E) => return &part[..i],
-            _ => {}
-        }
-    }
-    part
+    unquoted(part, |u| matches!(u, 0x3C | 0x3E)).next().map_or(part, |i| &part[..i])
 }
 
 /// Words that set aside what follows them in their clause ("ignore the
