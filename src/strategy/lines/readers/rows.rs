@@ -63,10 +63,6 @@ const SORTED_SHARE: f64 = 0.9;
 pub struct Order {
     /// The rows taken.
     rows: usize,
-    /// Rows at least as large as the row before.
-    ascending: usize,
-    /// Rows at most as large as the row before.
-    descending: usize,
     /// Rows larger than the row before.
     rises: usize,
     /// Rows smaller than the row before.
@@ -79,8 +75,6 @@ impl Order {
     /// Takes the next row's size.
     pub fn push(&mut self, size: f64) {
         if let Some(last) = self.last {
-            self.ascending += usize::from(size >= last);
-            self.descending += usize::from(size <= last);
             self.rises += usize::from(size > last);
             self.falls += usize::from(size < last);
         }
@@ -93,10 +87,17 @@ impl Order {
         self.rows
     }
 
+    /// Rows at least as large as the row before, and rows at most as large.
+    fn ascending_descending(&self) -> (usize, usize) {
+        let steps = self.rows.saturating_sub(1);
+        (steps - self.falls, steps - self.rises)
+    }
+
     /// Whether the sizes are sorted (`du | sort -h`, `ls -S`): of two rows
     /// or more, [`SORTED_SHARE`] keep one order (rows of one size keep both).
     pub fn sorted(&self) -> bool {
-        let most = self.ascending.max(self.descending);
+        let (ascending, descending) = self.ascending_descending();
+        let most = ascending.max(descending);
         self.rows > 1 && most as f64 >= (self.rows - 1) as f64 * SORTED_SHARE
     }
 
@@ -105,10 +106,11 @@ impl Order {
     /// where a row breaks the order (a listing in name order whose sizes
     /// happen to grow) or all are one size (an `ls -l` of folders).
     pub fn largest_last(&self) -> Option<bool> {
-        let whole = self.rows.saturating_sub(1);
-        let ascending = self.ascending >= self.descending;
-        let (kept, moved) = if ascending { (self.ascending, self.rises) } else { (self.descending, self.falls) };
-        (self.rows > 1 && kept == whole && moved > 0).then_some(ascending)
+        let (up, down) = self.ascending_descending();
+        let ascending = up >= down;
+        // Sorted without exception: no row against the order, and one with it.
+        let (against, with) = if ascending { (self.falls, self.rises) } else { (self.rises, self.falls) };
+        (self.rows > 1 && against == 0 && with > 0).then_some(ascending)
     }
 }
 

@@ -5,6 +5,7 @@ mod floor;
 mod outline;
 mod runs;
 mod task;
+mod task_logs;
 mod work;
 
 use super::*;
