@@ -180,7 +180,7 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
     let opens_with_code = !located && after_word.is_none() && code.is_some_and(|(s, _)| s == start);
     let stated = after_word.is_some() && severity != Severity::Unstated;
     let accepted = if located {
-        stated || code.is_some() || trailing_rule(b).is_some()
+        stated || code.is_some() || trailing_rule(b).is_some() || column_then_message(b, at)
     } else if opens_with_code {
         // `F821 Undefined name …`: a code, one space (and ruff's `[*]` for
         // a fixable one), then a word.
@@ -292,6 +292,21 @@ fn location(b: &[u8], at: usize) -> Option<usize> {
         i = j + 1;
     }
     None
+}
+
+/// Whether the location ending right before `at` is `path:L:C:` and one
+/// space and a letter follow it: a finding's message as go vet, gcc and
+/// shellcheck's gcc format print it (`a.go:28:8: loop variable i
+/// captured`). A search hit with its column quotes its line whole, so one
+/// space and a word follow its location only where the line is indented
+/// by one space.
+fn column_then_message(b: &[u8], at: usize) -> bool {
+    let Some(colon) = at.checked_sub(2).filter(|&c| b[c] == b':' && b[c + 1] == b' ') else { return false };
+    let digits_before = |end: usize| b[..end].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let column = digits_before(colon);
+    let line = colon.checked_sub(column + 1).filter(|&c| column > 0 && b[c] == b':').map(digits_before);
+    line.is_some_and(|l| l > 0 && colon > column + 1 + l && b[colon - column - 2 - l] == b':')
+        && b.get(at).is_some_and(u8::is_ascii_alphabetic)
 }
 
 /// The severity word at `at`, the end of it (past a following `:` and

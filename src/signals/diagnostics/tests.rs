@@ -61,6 +61,14 @@ fn each_tools_shape_is_read_with_its_rule() {
     let (a, b) = (read("warning: unused variable: `x`").unwrap(), read("warning: unused variable: `yy`").unwrap());
     assert_eq!((a.rule, a.severity), (b.rule, Severity::Warning));
     assert_ne!(a.rule, read("warning: unused import: `y`").unwrap().rule);
+    // go vet: a message right after `path:L:C: `, no severity and no
+    // rule name: its first words are its rule.
+    let vet = |view: &str| read(view).map(|d| (d.rule, d.severity));
+    let printf = vet("pkg/a.go:16:9: fmt.Sprintf format %d has arg it.Pull of wrong type string");
+    assert_eq!(printf.map(|(_, s)| s), Some(Severity::Unstated));
+    assert_eq!(printf, vet("pkg/b.go:21:9: fmt.Sprintf format %d has arg it.Pull of wrong type string"));
+    assert_ne!(printf.map(|(r, _)| r), vet("pkg/a.go:467:2: unreachable code").map(|(r, _)| r));
+    assert!(vet("pkg/a.go:467:2: unreachable code").is_some());
 }
 
 #[test]
@@ -69,6 +77,9 @@ fn prose_paths_and_hits_are_not_diagnostics() {
         "Collecting requests==2.31.0",
         "v2 released to main",
         "src/app.py:12:    return x",
+        // A search hit with its column quotes its (indented) line.
+        "src/app.py:12:5:    return x",
+        "src/app.py:12: return x",
         "Downloading https://example.com/a.tar.gz (12 kB)",
         "   Compiling serde v1.0.0",
         "2026-04-22T16:11:57Z starting job",

@@ -76,7 +76,7 @@ pub fn patterns() -> &'static ShapePatterns {
         ),
         search_hit: ascii_regex(r"^[^\s:]{1,400}:\d+:"),
         search_context: ascii_regex(r"^[^\s:]{1,400}-\d+-|^--$"),
-        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)"),
+        diagnostic: ascii_regex(r"^[^\s:]{1,400}:\d+:(?:\d+:)?\s*(?:(?:error|warning|note|info|fatal|hint)\b|[A-Z]{1,3}\d{2,4}\b)|^[^\s:]{1,400}:\d+:\d+: [A-Za-z]"),
         listing: ascii_regex(r"^[-dlcbps][rwxsStT-]{9}[.+@]?\s|^total \d+$|^\S.*:$|^\.{0,2}/?[\w@.+-]+(?:/[\w@.+-]*)+/?$"),
     })
 }

@@ -7,14 +7,17 @@ use super::{budgets, out, pruned_as};
 use crate::text::utf16;
 
 /// A linter's flood of one rule with one finding of another in it, in the
-/// shapes flake8, mypy, ESLint (bare `line:column` under a file header)
-/// and rustc (the location on the next line) print.
+/// shapes flake8, mypy, ESLint (bare `line:column` under a file header),
+/// rustc (the location on the next line) and go vet (no severity, no
+/// rule: a message after `path:L:C: `, the odd one in a file of the
+/// flood) print.
 fn flood_with_one_that_differs(shape: usize) -> (String, &'static str, Option<&'static str>) {
     let mut log = String::from("$ lint src\n");
     let (odd, near): (&str, Option<&str>) = match shape {
         0 => ("src/core.py:212:5: F821 undefined name 'term_lenght'", None),
         1 => ("src/core.py:212: error: Argument 1 to \"run\" has incompatible type \"str\"  [arg-type]", None),
         2 => ("  212:5  error  'helpWith' is not defined  no-undef", Some("/app/src/core.js")),
+        4 => ("pkg/m13.go:467:2: unreachable code", None),
         _ => ("error[E0425]: cannot find value `term_lenght` in this scope", Some("  --> src/core.rs:212:5")),
     };
     for i in 0..600 {
@@ -39,6 +42,11 @@ fn flood_with_one_that_differs(shape: usize) -> (String, &'static str, Option<&'
                 i % 40,
                 i + 9
             )),
+            4 => log.push_str(&format!(
+                "pkg/m{}.go:{}:9: fmt.Sprintf format %d has arg it.Pull of wrong type string\n",
+                i / 15,
+                i + 9
+            )),
             2 => {
                 if i % 20 == 0 {
                     log.push_str(&format!("/app/src/m{i}.js\n"));
@@ -54,7 +62,7 @@ fn flood_with_one_that_differs(shape: usize) -> (String, &'static str, Option<&'
 
 #[test]
 fn the_one_finding_that_differs_from_a_flood_is_kept_where_it_is() {
-    for shape in 0..4 {
+    for shape in 0..5 {
         let (log, odd, near) = flood_with_one_that_differs(shape);
         let text = utf16(&log);
         let blocks = [Block::Text(&text)];
