@@ -18,6 +18,7 @@ use super::readers::commits::opens_with_commit;
 use super::task::Matches;
 use super::task_plan::keep_task_lines;
 use super::{LineOptions, Reason, outline};
+use crate::text::starts_with_ascii;
 
 /// Share of the budget a listing's last lines take before its tiers.
 const LISTING_END_SHARE: f64 = 0.05;
@@ -36,6 +37,10 @@ const EVIDENCE_SHARE: f64 = 0.5;
 /// tiers: what a blind head shows whole (its message, its diffstat or
 /// diff), where the outline shows every commit by its header and subject.
 const NEWEST_COMMIT_SHARE: f64 = 0.1;
+
+/// Most of the budget left a commit log without patches gives its last
+/// lines (its oldest commits), after its newest commit.
+const OLDEST_COMMITS_SHARE: f64 = 0.05;
 
 /// What of an outline tier is kept before any tier's rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,12 +178,21 @@ pub(crate) fn plan_outline<'a>(
     for (t, &kind) in kinds.iter().enumerate() {
         let lines = index.bounds[t].clone();
         if kind == Kind::Diff && !lines.is_empty() && opens_with_commit(index.line(lines.start)) {
-            for k in lines {
-                if keep.cost() >= limit || (!keep.add(k, cap, Reason::Outline) && !keep.is_kept(k)) {
-                    break;
-                }
-                seen.insert(outline_text(keep.line(k)));
-            }
+            keep_in_turn(keep, &mut seen, lines, limit, cap);
+        }
+    }
+    // A commit log without patches: its oldest commits, from its end, up
+    // to a share of what is left, as a blind tail shows them.
+    let limit = keep.cost() + (keep.room() as f64 * OLDEST_COMMITS_SHARE) as usize;
+    for (t, &kind) in kinds.iter().enumerate() {
+        let lines = index.bounds[t].clone();
+        if kind == Kind::Diff
+            && !lines.is_empty()
+            && opens_with_commit(index.line(lines.start))
+            && !lines.clone().any(|k| starts_with_ascii(index.line(k), b"@@"))
+        {
+            steps += lines.len();
+            keep_in_turn(keep, &mut seen, lines.rev(), limit, cap);
         }
     }
     // What leads each of the first three tiers, before any tier's rest (see
@@ -215,6 +229,23 @@ pub(crate) fn plan_outline<'a>(
     let (head_w, tail_w) = (head.max(1), tail.max(1));
     grow_ends(keep, n, cap, (head_w.div_ceil(tail_w).min(8) as usize, 1));
     (steps, task_steps)
+}
+
+/// Keeps `lines` in turn, each one seen, until the plan's size reaches
+/// `limit` or a line does not fit.
+fn keep_in_turn<'a>(
+    keep: &mut KeepSet<'_, 'a>,
+    seen: &mut HashSet<&'a [u16]>,
+    lines: impl Iterator<Item = usize>,
+    limit: usize,
+    cap: usize,
+) {
+    for k in lines {
+        if keep.cost() >= limit || (!keep.add(k, cap, Reason::Outline) && !keep.is_kept(k)) {
+            break;
+        }
+        seen.insert(outline_text(keep.line(k)));
+    }
 }
 
 /// Adds outline line `k` unless a line of the same text was added before.

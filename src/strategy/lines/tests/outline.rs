@@ -379,6 +379,34 @@ fn a_commit_logs_newest_commit_leads_from_its_first_line_within_its_share() {
 }
 
 #[test]
+fn a_commit_log_without_patches_keeps_its_oldest_commit_whole_at_its_end() {
+    // `git log --stat` of sixty releases, asked when something began: the
+    // oldest commit, at the end, is what a blind tail shows whole (its
+    // message's body too), where the outline shows a subject a commit.
+    let mut log = String::new();
+    for n in (1..=60).rev() {
+        log.push_str(&format!(
+            "commit {}\nAuthor: Release Bot <bot@example.com>\nDate:   Wed Oct {} 12:05:00 2026 +0300\n\n    Release 3.{n}.0\n\n",
+            format!("{n:02x}").repeat(20),
+            n % 28 + 1
+        ));
+        if n == 1 {
+            log.push_str("    Sacks are weighed at intake; the threshold is 14.5% moisture.\n\n");
+        }
+        log.push_str(&format!(
+            " src/pkg/module_{n:02}.py | {n} +++---\n 1 file changed, {n} insertions(+), 3 deletions(-)\n\n"
+        ));
+    }
+    let o = pruned_as(&log, Kind::Diff, 8192);
+    let oldest = format!("commit {}", "01".repeat(20));
+    for want in [oldest.as_str(), "    Sacks are weighed at intake", " src/pkg/module_01.py | 1 +++---"] {
+        assert!(o.contains(want), "{want} missing in\n{o}");
+    }
+    // The newest commit still leads.
+    assert!(o.starts_with(&format!("commit {}\n", "3c".repeat(20))), "{o}");
+}
+
+#[test]
 fn a_json_reports_failing_objects_are_kept_first_with_their_messages_and_names() {
     // A test runner's JSON report (`jest --json`, pretty-printed): 400
     // results, two of them failed, deep in its array.
