@@ -223,6 +223,15 @@ fn the_block_under_a_failure_and_the_lines_above_are_its_cause() {
     let mocha = "  1) parseAdminQuery\n       parses two sorts:\n     TypeError: parsed.sort.split is not a function\n";
     let s = classify(mocha);
     assert!(s[0].cause() && s[1].cause() && s[2].failure == Failure::Strong);
+    // A syntax error's location above the source and caret it quotes, as
+    // python prints it and compileall marks it (`*** `); not the line above.
+    for mark in ["", "*** "] {
+        let compile = format!(
+            "Compiling 'pkg/core.py'...\n{mark}  File \"pkg/core.py\", line 228\n    except Exception\n                    ^\nSyntaxError: expected ':'\n"
+        );
+        let s = classify(&compile);
+        assert_eq!(s.iter().map(|x| x.cause()).collect::<Vec<_>>(), [false, true, true, true, false], "{mark:?}");
+    }
 }
 
 #[test]

@@ -21,6 +21,15 @@ use crate::text::TextLines;
 
 /// Lines of the block under a failure line that are read at most.
 pub const CAUSE_BELOW: usize = 16;
+/// Whether a view is Python's location of a line it quotes: `File
+/// "path", line N` (indented or not), nothing after but `, in name`.
+fn is_python_location(v: &str) -> bool {
+    let Some(rest) = v.trim_start().strip_prefix("File \"") else { return false };
+    let Some((_, after)) = rest.split_once("\", line ") else { return false };
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && (after[digits..].trim_end().is_empty() || after[digits..].starts_with(", in "))
+}
+
 /// Non-blank lines just above a failure line that explain it (a command, a test's title).
 const CAUSE_ABOVE: usize = 2;
 /// Lines above a TAP failure searched for its test's `# name`.
@@ -138,6 +147,14 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
             }
             self.reading.update(j, |s| s.set_cause(true));
             marked += 1;
+        }
+        // Python's location of a syntax error (`  File "m.py", line 228`)
+        // above the source line and caret it quotes: where it failed.
+        if marked == CAUSE_ABOVE && j > 0 && !self.get(j - 1).is_signal() {
+            self.read(j - 1);
+            if is_python_location(&self.buf) {
+                self.reading.update(j - 1, |s| s.set_cause(true));
+            }
         }
     }
 

@@ -19,7 +19,7 @@ pub(crate) fn content_start(line: &[u16]) -> usize {
 
 /// Length of the prefix a tool writes in front of every line of its
 /// report, or 0: Valgrind's process tag (`==14506== `, `--14506-- `,
-/// `**14506** `) and pytest's `INTERNALERROR> `. The line is read from
+/// `**14506** `), pytest's `INTERNALERROR> ` and compileall's `*** `. The line is read from
 /// after it, so a report's frames, blank lines and indentation read as
 /// they would without it. Its one separating space is part of it.
 #[inline]
@@ -27,6 +27,9 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     let Some(&mark) = s.first() else { return 0 };
     if mark == u16::from(INTERNAL[0]) {
         return if crate::text::starts_with_ascii(s, INTERNAL) { INTERNAL.len() } else { 0 };
+    }
+    if crate::text::starts_with_ascii(s, COMPILEALL) {
+        return COMPILEALL.len();
     }
     if !TAG_MARKS.contains(&mark) || s.get(1) != Some(&mark) {
         return 0;
@@ -75,6 +78,9 @@ fn runtime_error_after(line: &[u16], i: usize) -> Option<usize> {
 
 /// pytest's prefix on the lines of its internal errors.
 const INTERNAL: &[u8] = b"INTERNALERROR> ";
+/// `python -m compileall`'s mark on the first line of a file's error
+/// (`***   File "pkg/m.py", line 228`).
+const COMPILEALL: &[u8] = b"*** ";
 /// The marks around Valgrind's process tag (`==`, `--`, `**`).
 const TAG_MARKS: [u16; 3] = [0x3D, 0x2D, 0x2A];
 

@@ -72,6 +72,7 @@ fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
         ("--14506-- REDIR: 0x49b1910", "REDIR: 0x49b1910"),
         ("**14506** Valgrind's own warning", "Valgrind's own warning"),
         ("INTERNALERROR>   File \"tests/conftest.py\", line 20", "  File \"tests/conftest.py\", line 20"),
+        ("***   File \"pkg/core.py\", line 228", "  File \"pkg/core.py\", line 228"),
         ("2026-04-22T16:11:57.0127816Z ==7== Invalid free()", "Invalid free()"),
     ] {
         assert_eq!(read(line), want, "{line:?}");
@@ -79,9 +80,17 @@ fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
         assert!(!plain_view(&crate::text::utf16(line), &mut plain), "{line:?} has a prefix to read past");
     }
     // Lines that only look like one keep every character.
-    for line in
-        ["== heading ==", "==== 12 ====", "--- a/src/x.py", "-- 12 --", "**bold** text", "==12==x", "INTERNALERROR>x"]
-    {
+    for line in [
+        "== heading ==",
+        "==== 12 ====",
+        "--- a/src/x.py",
+        "-- 12 --",
+        "**bold** text",
+        "==12==x",
+        "INTERNALERROR>x",
+        "***",
+        "***bold***",
+    ] {
         assert_eq!(read(line), line, "{line:?}");
     }
 }
