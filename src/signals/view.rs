@@ -31,6 +31,9 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     if crate::text::starts_with_ascii(s, COMPILEALL) {
         return COMPILEALL.len();
     }
+    if let Some(len) = numbered_len(s) {
+        return len;
+    }
     if !TAG_MARKS.contains(&mark) || s.get(1) != Some(&mark) {
         return 0;
     }
@@ -43,6 +46,21 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
         _ => 0,
     }
 }
+
+/// Length of a source line's number as `cat -n` and `nl` write it (six
+/// columns, right-aligned, then a tab) or an agent's file reader does (a
+/// `→` for the tab), if `s` opens with one: the source reads as it would
+/// unnumbered, its indentation and blank lines included.
+fn numbered_len(s: &[u16]) -> Option<usize> {
+    let field = s.get(..NUMBER_WIDTH)?;
+    let spaces = field.iter().take_while(|&&u| u == 0x20).count();
+    let digits = field[spaces..].iter().all(|u| (0x30..=0x39).contains(u));
+    (spaces < NUMBER_WIDTH && digits && matches!(s.get(NUMBER_WIDTH), Some(&(0x09 | 0x2192))))
+        .then_some(NUMBER_WIDTH + 1)
+}
+
+/// Columns `cat -n` gives a line's number.
+const NUMBER_WIDTH: usize = 6;
 
 /// Where the content of a sanitizer's line glued into `line` after `at`
 /// starts, if one is: a Valgrind line past its tag, or UBSan's report from
@@ -89,7 +107,10 @@ const TAG_MARKS: [u16; 3] = [0x3D, 0x2D, 0x2A];
 /// escape, or a tool prefix's first character. Any other line's content
 /// starts at its first unit.
 pub(crate) fn may_open_prefix(u: u16) -> bool {
-    (0x30..=0x39).contains(&u) || matches!(u, 0x1B | 0x5E) || u == u16::from(INTERNAL[0]) || TAG_MARKS.contains(&u)
+    (0x30..=0x39).contains(&u)
+        || matches!(u, 0x1B | 0x5E | 0x20)
+        || u == u16::from(INTERNAL[0])
+        || TAG_MARKS.contains(&u)
 }
 
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS[.frac]Z ` timestamp, or 0.

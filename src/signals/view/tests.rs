@@ -73,6 +73,9 @@ fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
         ("**14506** Valgrind's own warning", "Valgrind's own warning"),
         ("INTERNALERROR>   File \"tests/conftest.py\", line 20", "  File \"tests/conftest.py\", line 20"),
         ("***   File \"pkg/core.py\", line 228", "  File \"pkg/core.py\", line 228"),
+        ("   258\t        const DEF_AWF = {};", "        const DEF_AWF = {};"),
+        ("     1\u{2192}import os", "import os"),
+        ("123456\t    x = 1", "    x = 1"),
         ("2026-04-22T16:11:57.0127816Z ==7== Invalid free()", "Invalid free()"),
     ] {
         assert_eq!(read(line), want, "{line:?}");
@@ -90,6 +93,12 @@ fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
         "INTERNALERROR>x",
         "***",
         "***bold***",
+        // du's rows, uniq -c's counts, wider numbers: no six-column field and a tab.
+        "4\t./src/a.rs",
+        "      12 lines",
+        "1234567\tx",
+        "  12  \tx",
+        "      \tx",
     ] {
         assert_eq!(read(line), line, "{line:?}");
     }

@@ -50,6 +50,22 @@ fn failure_words_in_code_statements_do_not_make_source_a_log() {
 }
 
 #[test]
+fn numbered_source_is_code() {
+    // `cat -n`, as an agent reads a file, and an agent's own file reader
+    // (`→` for the tab): the numbers hide neither the code nor its shape.
+    let mut py = String::from("import os\n\n");
+    for i in 0..40 {
+        py.push_str(&format!(
+            "def step_{i}(args):\n    \"\"\"Run step {i}.\"\"\"\n    if not args:\n        raise ValueError('no args')\n    return os.path.join(*args)\n\n"
+        ));
+    }
+    for tab in ["\t", "\u{2192}"] {
+        let numbered: String = py.lines().enumerate().map(|(i, l)| format!("{:>6}{tab}{l}\n", i + 1)).collect();
+        assert_eq!(kind(&numbered), Kind::Code, "{tab:?}");
+    }
+}
+
+#[test]
 fn a_commit_log_without_patches_is_outlined_as_commits() {
     let log: String = (0..30)
         .map(|i| {
