@@ -1,6 +1,7 @@
 //! What a matched line is worth in the task's ranking ([`Worth`]): its
 //! score, less for a listing's directory header and more for an entry
-//! under one, less for a diff's unchanged line ([`unchanged_lines`]);
+//! under one, less for a diff's unchanged line and a file's name repeated
+//! in its header ([`unchanged_lines`]);
 //! within a source file, raised in the body of a definition the task
 //! names (a matched line that opens one) by that definition's score
 //! ([`named_bodies`]); in search hits, raised by the task's words
@@ -298,10 +299,12 @@ fn oldest_mentions(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], ste
 }
 
 /// A diff's matched lines that are unchanged lines of a hunk (a space
-/// first, under an `@@` header), ascending: what a diff shows is what
-/// changed, and an unchanged line holding the task's words is only where
-/// the change is, so it counts for a part ([`UNCHANGED_PART`]). One look at
-/// each line's start up to the last matched line, in one pass.
+/// first, under an `@@` header), or a file's header lines after its
+/// `diff` line (`index`, `---`, `+++`: the file named again), ascending:
+/// what a diff shows is what changed, and an unchanged line holding the
+/// task's words is only where the change is, so it counts for a part
+/// ([`UNCHANGED_PART`]). One look at each line's start up to the last
+/// matched line, in one pass.
 fn unchanged_lines(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], steps: &mut usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut in_hunk = false;
@@ -312,7 +315,12 @@ fn unchanged_lines(index: &LineIndex<'_>, matches: &Matches, kinds: &[Kind], ste
         } else if opens_text || starts_with_ascii(line, b"diff ") || starts_with_ascii(line, b"commit ") {
             in_hunk = false;
         }
-        if matched && in_hunk && line.first() == Some(&0x20) {
+        // A file's `index`, `---` and `+++` lines name it a second time.
+        let repeats_file = !in_hunk
+            && (starts_with_ascii(line, b"--- ")
+                || starts_with_ascii(line, b"+++ ")
+                || starts_with_ascii(line, b"index "));
+        if matched && ((in_hunk && line.first() == Some(&0x20)) || repeats_file) {
             out.push(j);
         }
     });
@@ -348,18 +356,21 @@ mod tests {
     }
 
     #[test]
-    fn a_diffs_unchanged_line_counts_for_a_part() {
+    fn a_diffs_unchanged_line_and_repeated_file_header_count_for_a_part() {
         // `git diff`: the task's word on an unchanged line and on a changed
-        // one; a commit message's indented line is no hunk's.
-        let diff = "commit 0a1b\n\n    retry once on timeout\n\ndiff --git a/x.py b/x.py\n@@ -1,3 +1,3 @@\n     timeout = 30\n-    retries = 1\n+    retries = 3\n";
+        // one; a commit message's indented line is no hunk's; the file the
+        // task names on its `diff` line, and again on `---` and `+++`.
+        let diff = "commit 0a1b\n\n    retry once on timeout\n\ndiff --git a/x.py b/x.py\nindex 3f2a1b0..9c8d7e6 100644\n--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n     timeout = 30\n-    retries = 1\n+    retries = 3\n";
         let text = utf16(diff);
         let index = LineIndex::new(&[Block::Text(&text)]).unwrap();
-        let matches = Matches::find(&index, &Task::new(&[&utf16("did the timeout or the retries change?")])).unwrap();
-        assert_eq!(unchanged_lines(&index, &matches, &[Kind::Diff], &mut 0), vec![6]);
+        let task = Task::new(&[&utf16("did the timeout or the retries change in x.py?")]);
+        let matches = Matches::find(&index, &task).unwrap();
+        assert_eq!(unchanged_lines(&index, &matches, &[Kind::Diff], &mut 0), vec![6, 7, 9]);
         let worth = Worth::new(&index, &matches, &[Kind::Diff], 1000, &mut 0);
-        assert_eq!(worth.value(6, 1.0), UNCHANGED_PART);
-        assert_eq!(worth.value(2, 1.0), 1.0);
-        assert_eq!(worth.value(8, 1.0), 1.0);
+        for (k, part) in [(9, UNCHANGED_PART), (6, UNCHANGED_PART), (7, UNCHANGED_PART), (2, 1.0), (4, 1.0), (11, 1.0)]
+        {
+            assert_eq!(worth.value(k, 1.0), part, "line {k}");
+        }
     }
 
     #[test]
