@@ -32,6 +32,10 @@ const SHORT_FORM_MAX: usize = 6;
 const LEAD: usize = 16;
 /// Lines a word opens, at least, to be read as the output's shape.
 const SHAPE_LINES: usize = 8;
+/// What a term's part weighs, of its weight, on a line where the term
+/// that holds it is found (`ignore_missing` holds `ignore` and `missing`):
+/// counted in full, a name of three parts outranked everything else.
+pub(super) const PART_WITH_TERM: f64 = 0.5;
 /// What a line holding a term the task sets aside is worth, of its score.
 const SET_ASIDE: f64 = 0.25;
 /// Units narrowed and searched at a time.
@@ -46,6 +50,10 @@ pub(crate) struct Matches {
     masks: Vec<u32>,
     /// Each term's weight in this output (none for a term set aside).
     weights: Vec<f64>,
+    /// The terms each term holds (bit `j`: term `j` is a part of it).
+    implies: Vec<u32>,
+    /// The terms of several words (bit `i`: term `i`).
+    phrases: u32,
     /// Each group of terms the task sets aside (bit `i`: term `i`), of
     /// those found here.
     aside: Vec<u32>,
@@ -162,7 +170,19 @@ impl Matches {
         let found = (0..task.terms.len()).filter(|&t| lines_with[t] > 0).fold(0u32, |m, t| m | 1 << t);
         let aside = task.aside.iter().map(|g| g & found).filter(|&g| g != 0).collect();
         let names = (0..task.terms.len()).filter(|&t| task.literal[t] && weights[t] > 0.0).fold(0, |m, t| m | 1 << t);
-        (!lines.is_empty()).then_some(Matches { masks, weights, aside, lines, names, earliest: task.earliest, steps })
+        let implies = task.implies.clone();
+        let phrases = (0..task.terms.len()).filter(|&t| task.terms[t].contains(&b' ')).fold(0, |m, t| m | 1 << t);
+        (!lines.is_empty()).then_some(Matches {
+            masks,
+            weights,
+            implies,
+            phrases,
+            aside,
+            lines,
+            names,
+            earliest: task.earliest,
+            steps,
+        })
     }
 
     /// Line `k`'s score: the weights of the terms on it, a part of that
@@ -219,9 +239,19 @@ impl Matches {
 
     /// The sum of the weights of the terms `mask` holds (bit `i`: term `i`).
     pub(crate) fn weight_of(&self, mut mask: u32) -> f64 {
+        // The parts found with a term count for a part: one name, not
+        // several (a phrase's words, `many branches`, are no parts of one
+        // name: the phrase says more than they do).
+        let mut parts = 0;
+        let mut m = mask & !self.phrases;
+        while m != 0 {
+            parts |= self.implies[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
         let mut sum = 0.0;
         while mask != 0 {
-            sum += self.weights[mask.trailing_zeros() as usize];
+            let i = mask.trailing_zeros() as usize;
+            sum += self.weights[i] * if parts & 1 << i != 0 { PART_WITH_TERM } else { 1.0 };
             mask &= mask - 1;
         }
         sum

@@ -1,6 +1,6 @@
 //! Where a task's terms are found in an output and what they weigh there.
 
-use super::super::matches::CHUNK;
+use super::super::matches::{CHUNK, PART_WITH_TERM};
 use super::*;
 
 #[test]
@@ -162,6 +162,13 @@ fn a_term_inside_a_longer_one_is_found_with_it() {
     // Line 100 holds all four (the longest match hides the others), line 101 two.
     assert_eq!(m.terms_on(100), 0b1111);
     assert_eq!(m.terms_on(101), 0b1100);
+    // The parts found with a term count for half: one name, not four.
+    let w = |i: u32| m.weight_of(1 << i);
+    assert!(w(0) > 0.0 && w(1) > 0.0 && w(2) > 0.0 && w(3) > 0.0);
+    let once = w(0) + PART_WITH_TERM * (w(1) + w(2) + w(3));
+    assert!((m.score(100) - once).abs() < 1e-9, "{} vs {once}", m.score(100));
+    assert!(m.score(100) < w(0) + w(1) + w(2) + w(3) - 1e-9, "the parts counted in full");
+    assert!((m.score(101) - (w(3) + PART_WITH_TERM * w(2))).abs() < 1e-9);
 }
 
 #[test]
