@@ -75,7 +75,11 @@ pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
     // `--N-- ` is left out: options (`--x--`) are common text, and the tag
     // marks only Valgrind's own chatter.
     (at + 1..line.len()).find_map(|i| match line[i] {
-        0x3D | 0x2A => Some(i + tool_prefix_len(&line[i..])).filter(|&c| c > i),
+        // Valgrind's tag only: compileall's `*** ` opens a line, and make's
+        // `make: *** [all] Error 1` is one line.
+        0x3D | 0x2A if !crate::text::starts_with_ascii(&line[i..], COMPILEALL) => {
+            Some(i + tool_prefix_len(&line[i..])).filter(|&c| c > i)
+        }
         0x3A => runtime_error_after(line, i),
         _ => None,
     })

@@ -103,3 +103,13 @@ fn a_tools_line_prefix_is_read_past_and_nothing_like_it_is() {
         assert_eq!(read(line), line, "{line:?}");
     }
 }
+
+#[test]
+fn only_valgrinds_tag_marks_a_glued_line() {
+    let glued = |line: &str| glued_start(&crate::text::utf16(line), 0);
+    assert_eq!(glued("ok 1==6649== Invalid read of size 8"), Some(13));
+    assert_eq!(glued("ok 1**6649** Valgrind's own warning"), Some(13));
+    // compileall's mark opens a line; make's is inside one.
+    assert_eq!(glued("make: *** [Makefile:13: build/pack] Error 1"), None);
+    assert_eq!(glued("x ***   File \"pkg/core.py\", line 228"), None);
+}
