@@ -157,9 +157,16 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
     if b[start..].starts_with(b"--> ") {
         return None;
     }
-    let (located, mut at) = match location(b, start) {
-        Some(end) => (true, skip_spaces(b, end)),
-        None => (false, start),
+    let (located, mut at, column_then_message) = match location(b, start) {
+        // go vet's and gcc's `path:L:C: message`: one space, then a word (a
+        // search hit with its column quotes its line whole, so one space
+        // and a word follow only a line indented by one space).
+        Some((end, column)) => (
+            true,
+            skip_spaces(b, end),
+            column && b.get(end) == Some(&b' ') && b.get(end + 1).is_some_and(u8::is_ascii_alphabetic),
+        ),
+        None => (false, start, false),
     };
     let bare = located && b[start].is_ascii_digit();
     // pyright: `path:12:5 - error: …`.
@@ -180,7 +187,7 @@ pub fn read_with_rule(view: &str) -> Option<(Diagnostic, Range<usize>)> {
     let opens_with_code = !located && after_word.is_none() && code.is_some_and(|(s, _)| s == start);
     let stated = after_word.is_some() && severity != Severity::Unstated;
     let accepted = if located {
-        stated || code.is_some() || trailing_rule(b).is_some() || column_then_message(b, at)
+        stated || code.is_some() || trailing_rule(b).is_some() || column_then_message
     } else if opens_with_code {
         // `F821 Undefined name …`: a code, one space (and ruff's `[*]` for
         // a fixable one), then a word.
@@ -240,8 +247,9 @@ fn skip_spaces(b: &[u8], mut at: usize) -> usize {
 
 /// The end of a location at `at`: `path:L[:C]:` or `path:L[:C] ` (`path`
 /// without white space), `path(L,C):`, `--> path:L:C`, or `L:C` followed
-/// by white space (a file's findings under its header).
-fn location(b: &[u8], at: usize) -> Option<usize> {
+/// by white space (a file's findings under its header); and whether it is
+/// `path:L:C:`, a line and a column closed by a colon (gcc's form).
+fn location(b: &[u8], at: usize) -> Option<(usize, bool)> {
     let digits = |mut i: usize| {
         let s = i;
         while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -251,7 +259,7 @@ fn location(b: &[u8], at: usize) -> Option<usize> {
     };
     if b[at..].starts_with(b"--> ") {
         let path_start = skip_spaces(b, at + 4);
-        return location(b, path_start).or(Some(b.len()));
+        return location(b, path_start).or(Some((b.len(), false)));
     }
     // `L:C` then white space.
     if let Some(e) = digits(at)
@@ -259,7 +267,7 @@ fn location(b: &[u8], at: usize) -> Option<usize> {
         && let Some(e2) = digits(e + 1)
         && b.get(e2).is_some_and(|&c| c == b' ' || c == b'\t')
     {
-        return Some(e2);
+        return Some((e2, false));
     }
     // A path: no white space, at most REACH bytes, then `:L` or `(L,C)`.
     let limit = (at + REACH).min(b.len());
@@ -273,40 +281,26 @@ fn location(b: &[u8], at: usize) -> Option<usize> {
             && j > at
             && let Some(mut e) = digits(j + 1)
         {
+            let mut column = false;
             if b.get(e) == Some(&b':')
                 && let Some(e2) = digits(e + 1)
             {
-                e = e2;
+                (e, column) = (e2, true);
             }
             return match b.get(e) {
-                Some(b':') => Some(e + 1),
-                Some(b' ' | b'\t') | None => Some(e),
+                Some(b':') => Some((e + 1, column)),
+                Some(b' ' | b'\t') | None => Some((e, false)),
                 _ => None,
             };
         }
         if b[j] == b'(' && j > at {
             let e = digits(j + 1)?;
             let e = if b.get(e) == Some(&b',') { digits(e + 1)? } else { e };
-            return (b.get(e) == Some(&b')') && b.get(e + 1) == Some(&b':')).then_some(e + 2);
+            return (b.get(e) == Some(&b')') && b.get(e + 1) == Some(&b':')).then_some((e + 2, false));
         }
         i = j + 1;
     }
     None
-}
-
-/// Whether the location ending right before `at` is `path:L:C:` and one
-/// space and a letter follow it: a finding's message as go vet, gcc and
-/// shellcheck's gcc format print it (`a.go:28:8: loop variable i
-/// captured`). A search hit with its column quotes its line whole, so one
-/// space and a word follow its location only where the line is indented
-/// by one space.
-fn column_then_message(b: &[u8], at: usize) -> bool {
-    let Some(colon) = at.checked_sub(2).filter(|&c| b[c] == b':' && b[c + 1] == b' ') else { return false };
-    let digits_before = |end: usize| b[..end].iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    let column = digits_before(colon);
-    let line = colon.checked_sub(column + 1).filter(|&c| column > 0 && b[c] == b':').map(digits_before);
-    line.is_some_and(|l| l > 0 && colon > column + 1 + l && b[colon - column - 2 - l] == b':')
-        && b.get(at).is_some_and(u8::is_ascii_alphabetic)
 }
 
 /// The severity word at `at`, the end of it (past a following `:` and

@@ -21,15 +21,6 @@ use crate::text::TextLines;
 
 /// Lines of the block under a failure line that are read at most.
 pub const CAUSE_BELOW: usize = 16;
-/// Whether a view is Python's location of a line it quotes: `File
-/// "path", line N` (indented or not), nothing after but `, in name`.
-fn is_python_location(v: &str) -> bool {
-    let Some(rest) = v.trim_start().strip_prefix("File \"") else { return false };
-    let Some((_, after)) = rest.split_once("\", line ") else { return false };
-    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && (after[digits..].trim_end().is_empty() || after[digits..].starts_with(", in "))
-}
-
 /// Non-blank lines just above a failure line that explain it (a command, a test's title).
 const CAUSE_ABOVE: usize = 2;
 /// Lines above a TAP failure searched for its test's `# name`.
@@ -437,6 +428,15 @@ impl<'r, 's, 't> Follower<'r, 's, 't> {
         self.finish_frame(frame, j);
         j
     }
+}
+
+/// Whether a view is Python's location of a line it quotes: `File
+/// "path", line N` (indented or not), nothing after but `, in name`.
+fn is_python_location(v: &str) -> bool {
+    let Some(rest) = v.trim_start().strip_prefix("File \"") else { return false };
+    let Some((_, after)) = rest.split_once("\", line ") else { return false };
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && (after[digits..].trim_end().is_empty() || after[digits..].starts_with(", in "))
 }
 
 /// Whether a line names a place in a file: a `:` followed by a digit

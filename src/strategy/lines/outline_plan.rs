@@ -174,24 +174,23 @@ pub(crate) fn plan_outline<'a>(
     // A commit log's newest commit, from its first line, up to a share of
     // what is left: the change most often asked about, shown as a blind
     // head would show it.
+    let commit_logs: Vec<usize> = (0..kinds.len())
+        .filter(|&t| {
+            let lines = &index.bounds[t];
+            kinds[t] == Kind::Diff && !lines.is_empty() && opens_with_commit(index.line(lines.start))
+        })
+        .collect();
     let limit = keep.cost() + (keep.room() as f64 * NEWEST_COMMIT_SHARE) as usize;
-    for (t, &kind) in kinds.iter().enumerate() {
-        let lines = index.bounds[t].clone();
-        if kind == Kind::Diff && !lines.is_empty() && opens_with_commit(index.line(lines.start)) {
-            keep_in_turn(keep, &mut seen, lines, limit, cap);
-        }
+    for &t in &commit_logs {
+        keep_in_turn(keep, &mut seen, index.bounds[t].clone(), limit, cap);
     }
     // A commit log without patches: its oldest commits, from its end, up
     // to a share of what is left, as a blind tail shows them.
     let limit = keep.cost() + (keep.room() as f64 * OLDEST_COMMITS_SHARE) as usize;
-    for (t, &kind) in kinds.iter().enumerate() {
+    for &t in &commit_logs {
         let lines = index.bounds[t].clone();
-        if kind == Kind::Diff
-            && !lines.is_empty()
-            && opens_with_commit(index.line(lines.start))
-            && !lines.clone().any(|k| starts_with_ascii(index.line(k), b"@@"))
-        {
-            steps += lines.len();
+        steps += lines.len();
+        if !lines.clone().any(|k| starts_with_ascii(index.line(k), b"@@")) {
             keep_in_turn(keep, &mut seen, lines.rev(), limit, cap);
         }
     }

@@ -50,10 +50,10 @@ pub(crate) struct Matches {
     masks: Vec<u32>,
     /// Each term's weight in this output (none for a term set aside).
     weights: Vec<f64>,
-    /// The terms each term holds (bit `j`: term `j` is a part of it).
-    implies: Vec<u32>,
-    /// The terms of several words (bit `i`: term `i`).
-    phrases: u32,
+    /// The parts of each term that count for [`PART_WITH_TERM`] where it
+    /// is found (bit `j`: term `j`): the terms it holds, none for a phrase
+    /// of several words (`many branches` says more than its words).
+    parts: Vec<u32>,
     /// Each group of terms the task sets aside (bit `i`: term `i`), of
     /// those found here.
     aside: Vec<u32>,
@@ -170,13 +170,11 @@ impl Matches {
         let found = (0..task.terms.len()).filter(|&t| lines_with[t] > 0).fold(0u32, |m, t| m | 1 << t);
         let aside = task.aside.iter().map(|g| g & found).filter(|&g| g != 0).collect();
         let names = (0..task.terms.len()).filter(|&t| task.literal[t] && weights[t] > 0.0).fold(0, |m, t| m | 1 << t);
-        let implies = task.implies.clone();
-        let phrases = (0..task.terms.len()).filter(|&t| task.terms[t].contains(&b' ')).fold(0, |m, t| m | 1 << t);
+        let parts = task.terms.iter().zip(&task.implies).map(|(t, &i)| if t.contains(&b' ') { 0 } else { i }).collect();
         (!lines.is_empty()).then_some(Matches {
             masks,
             weights,
-            implies,
-            phrases,
+            parts,
             aside,
             lines,
             names,
@@ -239,13 +237,11 @@ impl Matches {
 
     /// The sum of the weights of the terms `mask` holds (bit `i`: term `i`).
     pub(crate) fn weight_of(&self, mut mask: u32) -> f64 {
-        // The parts found with a term count for a part: one name, not
-        // several (a phrase's words, `many branches`, are no parts of one
-        // name: the phrase says more than they do).
+        // The parts found with a term count for a part: one name, not several.
         let mut parts = 0;
-        let mut m = mask & !self.phrases;
+        let mut m = mask;
         while m != 0 {
-            parts |= self.implies[m.trailing_zeros() as usize];
+            parts |= self.parts[m.trailing_zeros() as usize];
             m &= m - 1;
         }
         let mut sum = 0.0;
