@@ -34,6 +34,13 @@ pub(crate) fn tool_prefix_len(s: &[u16]) -> usize {
     if let Some(len) = numbered_len(s) {
         return len;
     }
+    valgrind_tag_len(s)
+}
+
+/// Length of Valgrind's process tag `s` opens with (`==14506== `,
+/// `--14506-- `, `**14506** `, its space included), or 0.
+fn valgrind_tag_len(s: &[u16]) -> usize {
+    let Some(&mark) = s.first() else { return 0 };
     if !TAG_MARKS.contains(&mark) || s.get(1) != Some(&mark) {
         return 0;
     }
@@ -75,11 +82,8 @@ pub(crate) fn glued_start(line: &[u16], at: usize) -> Option<usize> {
     // `--N-- ` is left out: options (`--x--`) are common text, and the tag
     // marks only Valgrind's own chatter.
     (at + 1..line.len()).find_map(|i| match line[i] {
-        // Valgrind's tag only: compileall's `*** ` opens a line, and make's
-        // `make: *** [all] Error 1` is one line.
-        0x3D | 0x2A if !crate::text::starts_with_ascii(&line[i..], COMPILEALL) => {
-            Some(i + tool_prefix_len(&line[i..])).filter(|&c| c > i)
-        }
+        // Valgrind's tag only: make's `make: *** [all] Error 1` is one line.
+        0x3D | 0x2A => Some(i + valgrind_tag_len(&line[i..])).filter(|&c| c > i),
         0x3A => runtime_error_after(line, i),
         _ => None,
     })
